@@ -1,0 +1,54 @@
+"""Function API with sacreBLEU's argument shapes and defaults.
+
+``references`` is a list of reference *streams* (``references[k][i]`` is the
+k-th reference of segment i), exactly as in sacreBLEU, but streams of
+different lengths raise :class:`bleucli.errors.LengthMismatchError` instead of
+being silently truncated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .metrics.bleu import BLEU, BLEUScore
+
+
+def corpus_bleu(
+    hypotheses: Iterable[str],
+    references: Sequence[Sequence[str | None]],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+    use_effective_order: bool = False,
+) -> BLEUScore:
+    """Corpus BLEU as sacreBLEU's ``corpus_bleu`` computes it."""
+    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
+                  smooth_value=smooth_value, effective_order=use_effective_order)
+    return metric.corpus_score(hypotheses, references)  # type: ignore[return-value]
+
+
+def raw_corpus_bleu(
+    hypotheses: Iterable[str],
+    references: Sequence[Sequence[str | None]],
+    smooth_value: float | None = 0.1,
+) -> BLEUScore:
+    """BLEU on already-tokenized text: no tokenizer, floor smoothing, effective order."""
+    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value,
+                       force=True, tokenize="none", use_effective_order=True)
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[str],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+    use_effective_order: bool = True,
+) -> BLEUScore:
+    """Sentence BLEU as sacreBLEU's ``sentence_bleu``: effective order on by default."""
+    metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
+                  smooth_value=smooth_value, effective_order=use_effective_order)
+    return metric.sentence_score(hypothesis, references)

@@ -1,0 +1,1 @@
+"""Metrics: each computes per-segment sufficient statistics and aggregates them."""

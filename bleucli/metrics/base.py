@@ -1,0 +1,232 @@
+"""What every metric shares: reference validation, statistics, and result objects.
+
+Every metric turns each segment into a vector of sufficient statistics once;
+a corpus score is computed from their element-wise sum. Significance tests
+reuse the same two steps on resampled rows, so they need nothing metric-specific.
+"""
+
+from __future__ import annotations
+
+import warnings
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import zip_longest
+from typing import Any, Generic, TypeVar
+
+from ..errors import InputError, LengthMismatchError
+from ..signature import Signature
+
+Number = float  # statistics are ints in practice; float covers add-k and resampling
+
+RefInfo = TypeVar("RefInfo")
+
+_MISSING = object()
+
+
+class BleucliWarning(UserWarning):
+    """A condition worth telling the user about that does not stop scoring."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """A metric's result: the score, the statistics behind it and its signature."""
+
+    name: str
+    score: float
+    signature: Signature
+
+    def format(self, width: int = 1, score_only: bool = False, short: bool = False) -> str:
+        """sacreBLEU's text line: ``NAME|signature = score[ details]``."""
+        value = f"{self.score:.{width}f}"
+        if score_only:
+            return value
+        details = self.details()
+        line = f"{self.name}|{self.signature.format(short)} = {value}"
+        return f"{line} {details}" if details else line
+
+    def details(self) -> str:
+        """The verbose part printed after the score (empty for most metrics)."""
+        return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping with the unrounded score and the signature fields."""
+        return {
+            "name": self.name,
+            "score": self.score,
+            "signature": self.signature.format(),
+            "signature_fields": self.signature.to_dict(),
+        }
+
+
+def check_references(references: Any) -> list[Sequence[str | None]]:
+    """Reject reference shapes that sacreBLEU would silently misread (its #220).
+
+    References are a list of *streams*: ``references[k][i]`` is the k-th
+    reference of segment i. A bare string, or a list of strings (one stream
+    passed without its enclosing list), is an error rather than garbage.
+    """
+    if isinstance(references, str):
+        raise InputError("references must be a list of reference streams, not a string")
+    if not isinstance(references, Sequence) or isinstance(references, bytes):
+        raise InputError("references must be a list of reference streams (lists of strings)")
+    if not references:
+        raise InputError("no reference streams given")
+    for k, stream in enumerate(references):
+        if isinstance(stream, str):
+            raise InputError(
+                "references must be a list of reference streams: got a list of strings; "
+                "wrap a single stream in a list, e.g. [refs]"
+            )
+        if not isinstance(stream, Sequence):
+            raise InputError(f"reference stream {k + 1} is not a list of strings")
+    return list(references)
+
+
+def segments(
+    hypotheses: Iterable[str], references: Sequence[Sequence[str | None]]
+) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Pair each hypothesis with its references, refusing streams of unequal length.
+
+    Works on any iterables, so a streamed corpus is never held in memory here.
+    Segments whose references are all ``None`` are an error: there is nothing
+    to score them against (sacreBLEU crashes or miscounts on them).
+    """
+    for position, hyp, refs in _aligned(hypotheses, references):
+        if not isinstance(hyp, str):
+            raise InputError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
+        present = tuple(r for r in refs if r is not None)
+        if not present:
+            raise InputError(f"segment {position} has no reference (every reference stream has None)")
+        for r in present:
+            if not isinstance(r, str):
+                raise InputError(f"a reference of segment {position} is {type(r).__name__}, not a string")
+        yield hyp, present
+
+
+def _aligned(hypotheses: Iterable[Any], streams: Sequence[Sequence[Any]]) -> Iterator[tuple[int, Any, tuple]]:
+    """zip() that raises :class:`LengthMismatchError` (with the lengths) instead of truncating."""
+    hyp_iter = iter(hypotheses)
+    position = 0
+    for position, row in enumerate(zip_longest(hyp_iter, *streams, fillvalue=_MISSING), 1):
+        if any(item is _MISSING for item in row):
+            n_hyps = position - 1 if row[0] is _MISSING else position + sum(1 for _ in hyp_iter)
+            lengths = ", ".join(
+                f"reference stream {k + 1} has {len(s)}" for k, s in enumerate(streams)
+            )
+            raise LengthMismatchError(
+                f"hypothesis and reference streams have different lengths "
+                f"(hypotheses have {n_hyps} segments, {lengths})"
+            )
+        yield position, row[0], row[1:]
+
+
+def count_references(references: Sequence[Sequence[str | None]]) -> int | str:
+    """``nrefs`` for the signature: the count, or ``var`` when segments differ."""
+    counts = {sum(r is not None for r in refs) for refs in zip(*references)}
+    return counts.pop() if len(counts) == 1 else "var"
+
+
+class Metric(ABC, Generic[RefInfo]):
+    """A metric built from per-segment sufficient statistics.
+
+    Subclasses say how to preprocess references once (``_reference_info``),
+    how to turn one hypothesis into a statistics vector (``_segment_statistics``)
+    and how to score a summed vector (``score_from_statistics``).
+    """
+
+    name: str = ""
+
+    def __init__(self, references: Sequence[Sequence[str | None]] | None = None) -> None:
+        self._nrefs: int | str | None = None
+        self._ref_cache: list[RefInfo] | None = None
+        if references is not None:
+            refs = check_references(references)
+            self._ref_cache = [self._reference_info(r) for _, r in segments(refs[0], refs)]
+            self._nrefs = count_references(refs)
+
+    # -- what a metric defines --------------------------------------------------
+    @abstractmethod
+    def _reference_info(self, references: tuple[str, ...]) -> RefInfo:
+        """Preprocess the references of one segment (done once, reused per system)."""
+
+    @abstractmethod
+    def _segment_statistics(self, hypothesis: str, ref_info: RefInfo) -> list[Any]:
+        """The sufficient statistics of one hypothesis against its references."""
+
+    @abstractmethod
+    def score_from_statistics(self, statistics: Sequence[Any]) -> Score:
+        """Score a (summed) statistics vector."""
+
+    @abstractmethod
+    def _signature_fields(self) -> dict[str, object]:
+        """The metric's own signature fields, in order."""
+
+    def _observe(self, hypotheses: Iterable[str]) -> Iterable[str]:
+        """Hook to look at raw hypotheses as they stream by (BLEU's tokenized-period check)."""
+        return hypotheses
+
+    # -- shared machinery -------------------------------------------------------
+    def signature(self, **global_fields: object) -> Signature:
+        """The signature of the last scoring call (nrefs is unknown before one)."""
+        if self._nrefs is None:
+            raise ValueError("the signature needs nrefs: score something or pass references first")
+        return Signature.build(self.name, self._signature_fields(), nrefs=self._nrefs, **global_fields)  # type: ignore[arg-type]
+
+    get_signature = signature  # sacreBLEU's name
+
+    def aggregate(self, rows: Iterable[Sequence[Any]]) -> list[Any]:
+        """Sum statistics vectors element-wise (every metric here aggregates by summing)."""
+        total: list[Any] | None = None
+        for row in rows:
+            if total is None:
+                total = list(row)
+            else:
+                total = [a + b for a, b in zip(total, row)]
+        if total is None:
+            raise InputError("nothing to score: the corpus has no segments")
+        return total
+
+    def _rows(
+        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None
+    ) -> Iterator[list[Any]]:
+        if references is not None:
+            refs = check_references(references)
+            self._nrefs = count_references(refs)
+            for hyp, seg_refs in segments(hypotheses, refs):
+                yield self._segment_statistics(hyp, self._reference_info(seg_refs))
+            return
+        if self._ref_cache is None:
+            raise InputError("no references given, and none were given when the metric was built")
+        for _, hyp, (info,) in _aligned(hypotheses, [self._ref_cache]):
+            yield self._segment_statistics(hyp, info)
+
+    def corpus_statistics(
+        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None
+    ) -> list[list[Any]]:
+        """Per-segment statistics, one row per segment (for resampling tests)."""
+        if isinstance(hypotheses, str):
+            raise InputError("hypotheses must be a list of strings, not a string")
+        return list(self._rows(self._observe(hypotheses), references))
+
+    def corpus_score(
+        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None
+    ) -> Score:
+        """Score a corpus: ``hypotheses[i]`` against ``references[k][i]`` for every k."""
+        if isinstance(hypotheses, str):
+            raise InputError("hypotheses must be a list of strings, not a string")
+        rows = self._rows(self._observe(hypotheses), references)
+        return self.score_from_statistics(self.aggregate(rows))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
+        """Score one hypothesis against its references (a list of strings)."""
+        if not isinstance(hypothesis, str):
+            raise InputError("sentence_score takes one hypothesis string")
+        if isinstance(references, str) or not all(isinstance(r, str) for r in references):
+            raise InputError("sentence_score takes a list of reference strings for one segment")
+        return self.corpus_score([hypothesis], [[r] for r in references])
+
+
+def warn(message: str) -> None:
+    """Library-side notice; the CLI shows these on stderr (unless ``-q``)."""
+    warnings.warn(BleucliWarning(message), stacklevel=3)

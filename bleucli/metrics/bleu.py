@@ -1,0 +1,298 @@
+"""BLEU with sacreBLEU 2.6's exact semantics, edge cases included.
+
+Statistics per segment are ``[hyp_len, ref_len, correct_1..N, total_1..N]``;
+the corpus score comes from their sum. The arithmetic in :func:`compute_bleu`
+follows sacreBLEU's operation order so that scores are equal as floats, not
+just to the printed digit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import OptionError
+from ..tokenizers import default_tokenizer_for, get_tokenizer
+from .base import Metric, Score, warn
+
+#: Smoothing methods and their default values (``None``: the method takes none).
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+MAX_ORDER_LIMIT = 9
+DEFAULT_MAX_ORDER = 4
+
+#: Stand-in for log(0): drives the geometric mean, and so the score, to 0.
+_LOG_ZERO = -9999999999
+
+#: sacreBLEU warns when at least this many hypotheses end in " ." (looks tokenized).
+TOKENIZED_PERIOD_THRESHOLD = 100
+
+
+@dataclass(frozen=True)
+class BLEUScore(Score):
+    """A BLEU result. ``counts``/``totals`` include the +k of add-k smoothing, as in sacreBLEU."""
+
+    counts: tuple[float, ...] = ()
+    totals: tuple[float, ...] = ()
+    precisions: tuple[float, ...] = ()
+    bp: float = 1.0
+    sys_len: int = 0
+    ref_len: int = 0
+
+    @property
+    def ratio(self) -> float:
+        """Hypothesis length over reference length (0 when there is no reference text)."""
+        return self.sys_len / self.ref_len if self.ref_len > 0 else 0.0
+
+    def details(self) -> str:
+        precisions = "/".join(f"{p:.1f}" for p in self.precisions)
+        return (
+            f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data.update(
+            verbose_score=self.details(),
+            counts=list(self.counts),
+            totals=list(self.totals),
+            precisions=list(self.precisions),
+            bp=self.bp,
+            ratio=self.ratio,
+            sys_len=self.sys_len,
+            ref_len=self.ref_len,
+            nrefs=self.signature.to_dict()["nrefs"],
+        )
+        return data
+
+
+def check_smoothing(method: str, value: float | None) -> float | None:
+    """Validate a smoothing method and value; return the value that will be used."""
+    if method not in SMOOTH_DEFAULTS:
+        raise OptionError(
+            f"unknown smoothing method '{method}' (choose from: {', '.join(SMOOTH_DEFAULTS)})"
+        )
+    default = SMOOTH_DEFAULTS[method]
+    if default is None:
+        return None  # exp and none take no value; sacreBLEU ignores one if given
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise OptionError(f"smoothing value for {method} must be a number, got {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise OptionError(f"smoothing value for {method} must be a finite number >= 0, got {value}")
+    return value
+
+
+def _log(value: float) -> float:
+    return math.log(value) if value != 0.0 else _LOG_ZERO
+
+
+def compute_bleu(
+    correct: Sequence[float],
+    total: Sequence[float],
+    sys_len: int,
+    ref_len: int,
+    smooth_method: str = "none",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+    max_order: int = DEFAULT_MAX_ORDER,
+) -> tuple[float, list[float], list[float], list[float], float]:
+    """BLEU from summed statistics: ``(score, counts, totals, precisions, bp)``.
+
+    The quirks are sacreBLEU's and deliberate: BP is 0 for an empty hypothesis;
+    no match at any order gives 0 whatever the smoothing; add-k adds k to the
+    counts of orders above 1 (and the returned counts show it); with effective
+    order the mean runs over the orders for which the *hypothesis* has n-grams.
+    """
+    smooth_value = check_smoothing(smooth_method, smooth_value)
+    correct = list(correct)
+    total = list(total)
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    else:
+        bp = 1.0
+    precisions = [0.0] * max_order
+    if not any(correct):
+        return 0.0, correct, total, precisions, bp
+
+    exp_divisor = 1.0
+    used_orders = max_order
+    for n in range(max_order):
+        if smooth_method == "add-k" and n > 0:
+            correct[n] += smooth_value  # type: ignore[operator]
+            total[n] += smooth_value  # type: ignore[operator]
+        if total[n] == 0:
+            break
+        if effective_order:
+            used_orders = n + 1
+        if correct[n] == 0:
+            if smooth_method == "exp":
+                exp_divisor *= 2
+                precisions[n] = 100.0 / (exp_divisor * total[n])
+            elif smooth_method == "floor":
+                precisions[n] = 100.0 * smooth_value / total[n]  # type: ignore[operator]
+        else:
+            precisions[n] = 100.0 * correct[n] / total[n]
+
+    score = bp * math.exp(sum([_log(p) for p in precisions[:used_orders]]) / used_orders)
+    return score, correct, total, precisions, bp
+
+
+def ngram_counts(tokens: list[str], max_order: int) -> list[Counter]:
+    """Counts of the n-grams of each order 1..max_order (unigrams keyed by the token)."""
+    counts = [Counter(tokens)]
+    for n in range(2, max_order + 1):
+        counts.append(Counter(zip(*[tokens[i:] for i in range(n)])))
+    return counts
+
+
+def closest_ref_len(hyp_len: int, ref_lens: Iterable[int]) -> int:
+    """The reference length closest to the hypothesis; the shorter one wins a tie."""
+    best_len, best_diff = -1, -1
+    for length in ref_lens:
+        diff = abs(hyp_len - length)
+        if best_diff == -1 or diff < best_diff or (diff == best_diff and length < best_len):
+            best_len, best_diff = length, diff
+    return best_len
+
+
+RefInfo = tuple[list[dict[Any, int]], list[int]]
+
+
+class BLEU(Metric[RefInfo]):
+    """Corpus and sentence BLEU, configured like sacreBLEU's ``BLEU`` class."""
+
+    name = "BLEU"
+
+    def __init__(
+        self,
+        lowercase: bool = False,
+        force: bool = False,
+        tokenize: str | None = None,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = DEFAULT_MAX_ORDER,
+        effective_order: bool = False,
+        trg_lang: str = "",
+        references: Sequence[Sequence[str | None]] | None = None,
+    ) -> None:
+        self.smooth_value = check_smoothing(smooth_method, smooth_value)
+        self.smooth_method = smooth_method
+        if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) or not (
+            1 <= max_ngram_order <= MAX_ORDER_LIMIT
+        ):
+            raise OptionError(f"max n-gram order must be an integer from 1 to {MAX_ORDER_LIMIT}, got {max_ngram_order!r}")
+        self.max_ngram_order = max_ngram_order
+        self.lowercase = bool(lowercase)
+        self.force = bool(force)
+        self.effective_order = bool(effective_order)
+        self.trg_lang = trg_lang
+        self.tokenize = tokenize if tokenize is not None else default_tokenizer_for(trg_lang)
+        self.tokenizer = get_tokenizer(self.tokenize)
+        if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
+                and default_tokenizer_for(trg_lang) != "13a":
+            warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
+        super().__init__(references)
+
+    # -- statistics ---------------------------------------------------------------
+    def _tokens(self, line: str) -> list[str]:
+        if self.lowercase:
+            line = line.lower()
+        return self.tokenizer(line.rstrip()).split()
+
+    def _reference_info(self, references: tuple[str, ...]) -> RefInfo:
+        merged: list[dict[Any, int]] | None = None
+        lengths = []
+        for ref in references:
+            tokens = self._tokens(ref)
+            lengths.append(len(tokens))
+            counts = ngram_counts(tokens, self.max_ngram_order)
+            if merged is None:
+                merged = [dict(c) for c in counts]
+            else:
+                for best, these in zip(merged, counts):
+                    for gram, count in these.items():
+                        if count > best.get(gram, 0):
+                            best[gram] = count
+        assert merged is not None
+        return merged, lengths
+
+    def _segment_statistics(self, hypothesis: str, ref_info: RefInfo) -> list[int]:
+        ref_counts, ref_lens = ref_info
+        tokens = self._tokens(hypothesis)
+        hyp_len = len(tokens)
+        correct = []
+        for hyp_grams, ref_grams in zip(ngram_counts(tokens, self.max_ngram_order), ref_counts):
+            matched = 0
+            for gram, count in hyp_grams.items():
+                in_ref = ref_grams.get(gram)
+                if in_ref:
+                    matched += count if count < in_ref else in_ref
+            correct.append(matched)
+        totals = [max(0, hyp_len - n) for n in range(self.max_ngram_order)]
+        return [hyp_len, closest_ref_len(hyp_len, ref_lens), *correct, *totals]
+
+    def _observe(self, hypotheses: Iterable[str]) -> Iterable[str]:
+        if self.force:
+            return hypotheses
+        return self._count_tokenized_periods(hypotheses)
+
+    @staticmethod
+    def _count_tokenized_periods(hypotheses: Iterable[str]) -> Iterator[str]:
+        count = 0
+        for hyp in hypotheses:
+            if isinstance(hyp, str) and hyp.endswith(" ."):
+                count += 1
+            yield hyp
+        if count >= TOKENIZED_PERIOD_THRESHOLD:
+            warn(
+                f"{count} hypotheses end in a tokenized period (' .'): the output looks tokenized, "
+                "which distorts BLEU; detokenize it, or use force=True (--force) if it is not"
+            )
+
+    # -- scoring -----------------------------------------------------------------
+    def score_from_statistics(self, statistics: Sequence[Any]) -> BLEUScore:
+        order = self.max_ngram_order
+        score, counts, totals, precisions, bp = compute_bleu(
+            statistics[2: 2 + order],
+            statistics[2 + order: 2 + 2 * order],
+            int(statistics[0]),
+            int(statistics[1]),
+            self.smooth_method,
+            self.smooth_value,
+            self.effective_order,
+            order,
+        )
+        return BLEUScore(
+            name=self.name,
+            score=score,
+            signature=self.signature(),
+            counts=tuple(counts),
+            totals=tuple(totals),
+            precisions=tuple(precisions),
+            bp=bp,
+            sys_len=int(statistics[0]),
+            ref_len=int(statistics[1]),
+        )
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        if not self.effective_order:
+            warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
+        return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
+
+    def _signature_fields(self) -> dict[str, object]:
+        smooth = self.smooth_method
+        if self.smooth_value is not None:
+            smooth += f"[{self.smooth_value:.2f}]"
+        return {
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": self.effective_order,
+            "tok": self.tokenizer.signature,
+            "smooth": smooth,
+            "order": self.max_ngram_order if self.max_ngram_order != DEFAULT_MAX_ORDER else None,
+        }

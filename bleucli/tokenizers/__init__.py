@@ -1,0 +1,62 @@
+"""Tokenizer registry: names map to ``module:Class`` strings, imported on first use.
+
+Adding a tokenizer is one new module in this package and one line in
+``_REGISTRY``. Nothing is imported until a tokenizer is asked for, so the
+``regex`` module (intl) costs nothing to a run that uses 13a.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol
+
+from ..errors import OptionError
+
+_REGISTRY: dict[str, str] = {
+    "none": "tok_none:NoneTokenizer",
+    "13a": "tok_13a:Tokenizer13a",
+    "intl": "tok_intl:TokenizerIntl",
+    "char": "tok_char:CharTokenizer",
+    "zh": "tok_zh:TokenizerZh",
+}
+
+#: Tokenizer chosen by the target language when none is given (sacreBLEU's rule).
+#: Languages whose tokenizer is not available in this version fall back to 13a.
+_LANGUAGE_DEFAULTS: dict[str, str] = {"zh": "zh"}
+
+DEFAULT_TOKENIZER = "13a"
+
+
+class Tokenizer(Protocol):
+    """What BLEU needs from a tokenizer: a callable and its signature name."""
+
+    #: The name written into the score signature (``tok:<signature>``).
+    signature: str
+
+    def __call__(self, line: str) -> str:  # pragma: no cover - protocol
+        ...
+
+
+def available_tokenizers() -> list[str]:
+    """Names accepted by :func:`get_tokenizer`, in registry order."""
+    return list(_REGISTRY)
+
+
+def default_tokenizer_for(target_language: str | None) -> str:
+    """The tokenizer sacreBLEU picks for a target language (``13a`` unless zh)."""
+    if not target_language:
+        return DEFAULT_TOKENIZER
+    return _LANGUAGE_DEFAULTS.get(target_language.lower(), DEFAULT_TOKENIZER)
+
+
+def get_tokenizer(name: str) -> Tokenizer:
+    """Build the tokenizer registered as ``name``; an unknown name is an :class:`OptionError`."""
+    try:
+        target = _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(_REGISTRY)
+        raise OptionError(f"unknown tokenizer '{name}' (choose from: {known})") from None
+    module_name, class_name = target.split(":")
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    tokenizer: Tokenizer = getattr(module, class_name)()
+    return tokenizer
