@@ -11,8 +11,11 @@ depend on that), but reported through ``notices`` so the CLI can warn.
 
 from __future__ import annotations
 
+import codecs
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from .errors import InputError
 
@@ -111,23 +114,87 @@ def read_source(path: str, encoding: str = "utf-8") -> TextSource:
     return decode_source(read_bytes(path), path, encoding)
 
 
-def split_columns(source: TextSource, count: int | None, what: str) -> list[list[str]]:
-    """Split tab-separated lines into ``count`` columns (``None``: the first line decides).
+def _ascii_compatible(encoding: str) -> bool:
+    """Whether ``\\n`` is the single byte 0x0A in this encoding (so bytes can be split on it)."""
+    try:
+        return "\n".encode(encoding) == b"\n" and "a".encode(encoding) == b"a"
+    except LookupError:
+        raise InputError(f"unknown encoding '{encoding}'") from None
 
-    Splitting happens *before* stripping, so an empty last field is an empty
-    column rather than a missing one (sacreBLEU strips first and then reports
-    the wrong field count). As in sacreBLEU, the last column may itself hold
-    tabs when ``count`` is given.
+
+def iter_lines(
+    name: str,
+    stream: BinaryIO | None = None,
+    encoding: str = "utf-8",
+    notices: list[str] | None = None,
+    strip: bool = True,
+) -> Iterator[str]:
+    """Yield the ``rstrip()``ped lines of a file (or of ``stream``) one at a time.
+
+    With ``strip=False`` only a final ``\\r`` is removed, for input that is
+    split into tab-separated columns before each column is stripped.
+
+    The streaming twin of :func:`read_source` + ``lines()``: same splitting,
+    same strict decoding and the same errors (with the line number), but
+    constant memory, so a corpus of any size can be scored. Encodings in which
+    a newline is not the byte 0x0A (UTF-16, UTF-32) are decoded whole instead.
     """
-    columns: list[list[str]] = []
-    for number, line in enumerate(source.raw_lines(), 1):
-        fields = line.split("\t") if count is None else line.split("\t", count - 1)
-        if count is None:
-            count = len(fields)
-        if len(fields) != count:
-            raise InputError(f"expected {count} tab-separated {what}, found {len(fields)}", source.name, number)
-        if not columns:
-            columns = [[] for _ in range(count)]
-        for column, value in zip(columns, fields):
-            column.append(value.rstrip())
-    return columns
+    if not _ascii_compatible(encoding):
+        data = stream.read() if stream is not None else read_bytes(name)
+        source = decode_source(data, name, encoding)
+        if notices is not None:
+            notices.extend(source.notices)
+        yield from source.lines() if strip else source.raw_lines()
+        return
+    check_nul = codecs.lookup(encoding).name in _NUL_IS_SUSPICIOUS
+    handle = stream if stream is not None else _open_binary(name)
+    try:
+        for number, raw in enumerate(_read_raw_lines(handle, name), 1):
+            if check_nul and b"\x00" in raw:
+                raise InputError("contains a NUL byte: binary or UTF-16 input? (see --encoding)", name, number)
+            try:
+                line = raw.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"not valid {encoding}: byte {raw[exc.start:exc.start + 1]!r} at column {exc.start + 1}; "
+                    "see --encoding", name, number,
+                ) from None
+            if number == 1 and line.startswith(_BOM) and notices is not None:
+                notices.append(
+                    f"{name} starts with a UTF-8 byte order mark; it is kept as part of the first "
+                    "token, as sacreBLEU does, which lowers the score if the other side lacks it"
+                )
+            yield line.rstrip() if strip else (line[:-1] if line.endswith("\r") else line)
+    finally:
+        if stream is None:
+            handle.close()
+
+
+_NUL_IS_SUSPICIOUS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
+
+
+def _open_binary(path: str) -> BinaryIO:
+    if os.path.isdir(path):
+        raise InputError("is a directory, not a file", source=path)
+    try:
+        if path.endswith(".gz"):
+            import gzip
+
+            return gzip.open(path, "rb")  # type: ignore[return-value]
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("no such file", source=path) from None
+    except PermissionError:
+        raise InputError("permission denied", source=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", source=path) from None
+
+
+def _read_raw_lines(handle: BinaryIO, name: str) -> Iterator[bytes]:
+    """Lines split on b"\\n" only (binary iteration never splits on \\r)."""
+    try:
+        for raw in handle:
+            yield raw[:-1] if raw.endswith(b"\n") else raw
+    except (OSError, EOFError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError(f"cannot read: {reason}", source=name) from None

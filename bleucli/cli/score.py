@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..errors import OptionError, SignatureMismatchError
+from ..errors import SignatureMismatchError
 from ..version import __version__
 from . import report
 from .output import emit
@@ -45,6 +45,8 @@ def _tokenizer_names() -> list[str]:
               help="Maximum n-gram order (signature key 'order' when not 4).")
 @click.option("-sl", "--sentence-level", is_flag=True,
               help="One score per segment (effective order on, as in sacreBLEU).")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes for scoring (0: one per CPU); the result is identical for any value.")
 @click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
               envvar="BLEUCLI_FORMAT", default=None,
               help="Output format [default: json; text for --sentence-level]. Env: BLEUCLI_FORMAT.")
@@ -82,35 +84,48 @@ def run_score(options: dict[str, Any]) -> int:
 
 
 def _score(o: dict[str, Any]) -> int:
-    from ..inputs import Corpus, check_lengths, load_references
+    from ..inputs import open_references, open_system
     from ..metrics.bleu import BLEU
+    from ..streaming import score_streams, sentence_scores
 
     _check_conflicts(o)
     if o["smooth_value"] is not None and o["smooth_method"] in ("exp", "none"):
         report_notice(o, f"--smooth-value is ignored by the {o['smooth_method']} smoothing method")
-    def build_metric(references: list[list[str]] | None = None) -> BLEU:
-        return BLEU(
-            lowercase=o["lowercase"], force=o["force"], tokenize=o["tokenize"],
-            smooth_method=o["smooth_method"], smooth_value=o["smooth_value"],
-            max_ngram_order=o["max_order"], effective_order=o["sentence_level"],
-            references=references,
-        )
+    metric = BLEU(
+        lowercase=o["lowercase"], force=o["force"], tokenize=o["tokenize"],
+        smooth_method=o["smooth_method"], smooth_value=o["smooth_value"],
+        max_ngram_order=o["max_order"], effective_order=o["sentence_level"],
+    )
+    if o["expect_signature"] is not None:  # a malformed expectation is a usage error, before any work
+        _parse_expected(o["expect_signature"], metric.name)
 
-    build_metric()  # validate options before reading any input
-    ref_names, references, notices = load_references(o["refs"], o["num_refs"], o["encoding"])
-    system_names, systems, more_notices = _load_systems(o)
-    corpus = Corpus(ref_names, references, system_names, systems, notices + more_notices)
-    for notice in corpus.notices:
-        report_notice(o, notice)
-    check_lengths(corpus)
+    notices: list[str] = []
+    ref_names, references = open_references(o["refs"], o["num_refs"], o["encoding"], notices)
+    system_names: list[str] = []
+    systems = []
+    for path in list(o["inputs"]) or ["-"]:
+        stdin = _stdin_stream() if path == "-" else None
+        names, streams = open_system(path, o["encoding"], notices, stdin, o["tsv"])
+        system_names.extend(names)
+        systems.extend(streams)
 
     if o["sentence_level"]:
-        return _sentence_level(o, build_metric(), corpus)
-    metric = build_metric(corpus.references)  # reference statistics computed once for all systems
-    scores = [[metric.corpus_score(system)] for system in corpus.systems]
-    _check_expected_signature(o, scores[0][0].signature)
-    _print_corpus(o, corpus.system_names, scores)
+        metric.expect_references(len(references))
+        _check_expected_signature(o, metric.signature())
+        results = sentence_scores(metric, systems[0], references, system_names[0], ref_names)
+        _print_sentences(o, results, notices)
+        return 0
+    scores = score_streams(metric, systems, references, system_names, ref_names, jobs=o["jobs"])
+    _show_notices(o, notices)
+    _check_expected_signature(o, scores[0].signature)
+    _print_corpus(o, system_names, [[score] for score in scores])
     return 0
+
+
+def _show_notices(o: dict[str, Any], notices: list[str]) -> None:
+    for notice in notices:
+        report_notice(o, notice)
+    notices.clear()
 
 
 def report_notice(options: dict[str, Any], message: str) -> None:
@@ -131,28 +146,8 @@ def _check_conflicts(o: dict[str, Any]) -> None:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")
 
 
-def _load_systems(o: dict[str, Any]) -> tuple[list[str], list[list[str]], list[str]]:
-    from ..inputs import split_systems, stdin_source
-    from ..reading import read_source
-
-    inputs = list(o["inputs"]) or ["-"]
-    names: list[str] = []
-    systems: list[list[str]] = []
-    notices: list[str] = []
-    for path in inputs:
-        if path == "-":
-            source = stdin_source(_read_stdin(), o["encoding"])
-        else:
-            source = read_source(path, o["encoding"])
-        notices.extend(source.notices)
-        these_names, these_systems, these_notices = split_systems(source, o["tsv"])
-        names.extend(these_names)
-        systems.extend(these_systems)
-        notices.extend(these_notices)
-    return names, systems, notices
-
-
-def _read_stdin() -> bytes | None:
+def _stdin_stream() -> Any:
+    """stdin as bytes, or ``None`` when it is closed; a terminal is refused rather than waited on."""
     stream = sys.stdin
     if stream is None or getattr(stream, "closed", False):
         return None
@@ -161,20 +156,20 @@ def _read_stdin() -> bytes | None:
             raise click.UsageError("no hypotheses: pipe them into stdin or give -i FILE")
     except (ValueError, OSError):
         return None
-    try:
-        return click.get_binary_stream("stdin").read()
-    except (OSError, ValueError):
-        return None
+    return click.get_binary_stream("stdin")
+
+
+def _parse_expected(text: str, metric: str) -> dict[str, str]:
+    from ..signature import parse_signature
+
+    return parse_signature(text, metric=metric)[1]
 
 
 def _check_expected_signature(o: dict[str, Any], signature: Any) -> None:
     expected = o["expect_signature"]
     if expected is None:
         return
-    from ..signature import parse_signature
-
-    _, fields = parse_signature(expected, metric=signature.metric)
-    differences = signature.diff(fields)
+    differences = signature.diff(_parse_expected(expected, signature.metric))
     if differences:
         raise SignatureMismatchError(differences)
 
@@ -201,28 +196,24 @@ def _print_corpus(o: dict[str, Any], names: list[str], scores: list[list[Any]]) 
         emit("\n".join(text_lines(row, width, short)))
 
 
-def _sentence_level(o: dict[str, Any], metric: Any, corpus: Any) -> int:
+def _print_sentences(o: dict[str, Any], results: Any, notices: list[str]) -> None:
+    """Print each segment's score as soon as it is computed (text, or JSON lines with -f json)."""
+    import json
+
     from ..render import check_finite, score_dict
 
     fmt = (o["output_format"] or "text").lower()
     width, short = o["width"], o["short"]
-    rows = metric.corpus_statistics(corpus.systems[0], corpus.references)
-    out = []
-    for row in rows:
-        result = metric.score_from_statistics(row)
+    for result in results:
         check_finite(result)
         if o["score_only"]:
-            out.append(f"{result.score:.{width}f}")
+            emit(f"{result.score:.{width}f}")
         elif fmt == "json":
-            import json
-
-            out.append(json.dumps(score_dict(result), ensure_ascii=False, allow_nan=False))
+            emit(json.dumps(score_dict(result), ensure_ascii=False, allow_nan=False))
         else:
-            out.append(result.format(width=width, short=short))
-    if rows:
-        _check_expected_signature(o, metric.signature())
-    emit("\n".join(out))
-    return 0
+            emit(result.format(width=width, short=short))
+        _show_notices(o, notices)
+    _show_notices(o, notices)
 
 
-__all__ = ["score", "run_score", "OptionError"]
+__all__ = ["score", "run_score"]
