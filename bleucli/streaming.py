@@ -13,7 +13,7 @@ from itertools import zip_longest
 from typing import Any
 
 from .errors import InputError, LengthMismatchError
-from .metrics.base import Metric, Score
+from .metrics.base import CHUNK_SEGMENTS, Metric, Score, _chunks
 
 _END = object()
 
@@ -83,12 +83,9 @@ def _sum_segments(
     metric: Metric[Any], segments: Iterable[tuple[tuple[str, ...], tuple[str, ...]]], n_systems: int
 ) -> list[list[Any] | None]:
     sums: list[list[Any] | None] = [None] * n_systems
-    for hyps, refs in segments:
-        info = metric._reference_info(refs)
-        for k, hyp in enumerate(hyps):
-            stats = metric._segment_statistics(hyp, info)
-            total = sums[k]
-            sums[k] = stats if total is None else [a + b for a, b in zip(total, stats)]
+    for chunk in _chunks(segments, CHUNK_SEGMENTS):
+        systems = [list(column) for column in zip(*(hyps for hyps, _ in chunk))]
+        sums = add_sums(sums, metric.chunk_statistics(systems, [refs for _, refs in chunk]))  # type: ignore[arg-type]
     return sums
 
 

@@ -11,7 +11,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import zip_longest
+from itertools import islice, zip_longest
 from typing import Any, Generic, TypeVar
 
 from ..errors import InputError, LengthMismatchError
@@ -121,6 +121,16 @@ def _aligned(hypotheses: Iterable[Any], streams: Sequence[Sequence[Any]]) -> Ite
         yield position, row[0], row[1:]
 
 
+#: Segments handled per call of :meth:`Metric.chunk_statistics` (bounds memory when streaming).
+CHUNK_SEGMENTS = 1000
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
 def count_references(references: Sequence[Sequence[str | None]]) -> int | str:
     """``nrefs`` for the signature: the count, or ``var`` when segments differ."""
     counts = {sum(r is not None for r in refs) for refs in zip(*references)}
@@ -219,8 +229,38 @@ class Metric(ABC, Generic[RefInfo]):
         """Score a corpus: ``hypotheses[i]`` against ``references[k][i]`` for every k."""
         if isinstance(hypotheses, str):
             raise InputError("hypotheses must be a list of strings, not a string")
-        rows = self._rows(self._observe(hypotheses), references)
-        return self.score_from_statistics(self.aggregate(rows))
+        if references is None:  # references cached at construction: per-segment path
+            rows = self._rows(self._observe(hypotheses), references)
+            return self.score_from_statistics(self.aggregate(rows))
+        refs = check_references(references)
+        self._nrefs = count_references(refs)
+        total: list[Any] | None = None
+        for chunk in _chunks(segments(self._observe(hypotheses), refs), CHUNK_SEGMENTS):
+            (sums,) = self.chunk_statistics([[hyp for hyp, _ in chunk]], [seg_refs for _, seg_refs in chunk])
+            total = sums if total is None else [a + b for a, b in zip(total, sums)]
+        if total is None:
+            raise InputError("nothing to score: the corpus has no segments")
+        return self.score_from_statistics(total)
+
+    def chunk_statistics(
+        self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
+    ) -> list[list[Any]]:
+        """Summed statistics of each system over a chunk of segments.
+
+        ``systems[k][i]`` is system k's hypothesis for segment i and
+        ``references[i]`` that segment's references. Corpus scoring only needs
+        sums, so a metric may override this with a faster whole-chunk
+        computation; this default adds up the per-segment statistics.
+        """
+        sums: list[list[Any]] = []
+        infos = [self._reference_info(refs) for refs in references]
+        for hyps in systems:
+            total: list[Any] | None = None
+            for hyp, info in zip(hyps, infos):
+                stats = self._segment_statistics(hyp, info)
+                total = stats if total is None else [a + b for a, b in zip(total, stats)]
+            sums.append(total if total is not None else [])
+        return sums
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         """Score one hypothesis against its references (a list of strings)."""
