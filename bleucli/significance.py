@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import os
 import statistics as _stats
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -417,6 +418,42 @@ def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[A
     out: list[Any] = [None] * len(matrices)
     for i, values in zip(order, scored):
         out[i] = values
+    return out
+
+
+def _statistics_in_worker(index: int) -> tuple[list[list[Any]], list[warnings.WarningMessage]]:
+    assert _WORKER_STATE is not None
+    metric, systems = _WORKER_STATE
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rows = metric.corpus_statistics(systems[index])
+    return rows, [w for w in caught if isinstance(w.message, Warning)]
+
+
+def system_statistics(metric: Metric, systems: Sequence[Sequence[str]], jobs: int = 1) -> list[list[list[Any]]]:
+    """``metric.corpus_statistics(hyps)`` for every system, in worker processes if ``jobs`` asks.
+
+    The metric must have been built with its references (they are cached
+    once, and forked workers inherit them). Warnings raised while reading a
+    system (BLEU's tokenized-period notice) are re-issued here, in order.
+    """
+    global _WORKER_STATE
+    import multiprocessing as mp
+
+    workers = resolve_jobs(jobs, len(systems))
+    if workers <= 1 or "fork" not in mp.get_all_start_methods():
+        return [metric.corpus_statistics(hyps) for hyps in systems]
+    _WORKER_STATE = (metric, list(systems))
+    try:
+        with mp.get_context("fork").Pool(workers) as pool:
+            done = pool.map(_statistics_in_worker, range(len(systems)), chunksize=1)
+    finally:
+        _WORKER_STATE = None
+    out = []
+    for rows, caught in done:
+        for w in caught:
+            warnings.warn(w.message, stacklevel=2)
+        out.append(rows)
     return out
 
 

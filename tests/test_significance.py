@@ -275,3 +275,19 @@ def test_system_names() -> None:
     result = paired_test("ar", metric, stats[0], stats[1:], 50)
     assert [r.system for r in result.rows] == ["Baseline", "System 1", "System 2", "System 3"]
     assert result.baseline.is_baseline and not any(r.is_baseline for r in result.systems)
+
+
+def test_system_statistics_in_workers_equal_serial_and_keep_warnings() -> None:
+    import warnings
+
+    from bleucli.significance import system_statistics
+
+    refs = [stream[:200] for stream in sigdata.references(sigdata.WMT21)]
+    hyps = [sigdata.system(sigdata.WMT21, n)[:200] for n in sigdata.WMT21_SYSTEMS]
+    tokenized = [h + " ." for h in hyps[0]]  # 200 lines ending in " .": BLEU warns
+    metric = BLEU(references=refs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parallel = system_statistics(metric, [*hyps, tokenized], jobs=2)
+    assert parallel == [metric.corpus_statistics(h) for h in [*hyps, tokenized]]
+    assert [str(w.message).split()[0] for w in caught] == ["200"]
