@@ -181,7 +181,15 @@ class Metric(ABC, Generic[RefInfo]):
         """The signature of the last scoring call (nrefs is unknown before one)."""
         if self._nrefs is None:
             raise ValueError("the signature needs nrefs: score something or pass references first")
-        return Signature.build(self.name, self._signature_fields(), nrefs=self._nrefs, **global_fields)  # type: ignore[arg-type]
+        # Resampling tests score thousands of sums per system and each Score carries
+        # the signature: reuse the last one while nothing it depends on has changed.
+        key = (self._nrefs, tuple(self._signature_fields().items()), tuple(global_fields.items()))
+        cached = self.__dict__.get("_signature_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        built = Signature.build(self.name, dict(key[1]), nrefs=self._nrefs, **global_fields)  # type: ignore[arg-type]
+        self._signature_cache = (key, built)
+        return built
 
     get_signature = signature  # sacreBLEU's name
 

@@ -1,0 +1,651 @@
+"""Bootstrap confidence intervals and paired significance tests, for any metric.
+
+Every bleucli metric turns a segment into a row of sufficient statistics and
+scores the element-wise sum of rows (``Metric.score_from_statistics``). A
+resampled corpus is therefore just a different sum of the same rows, which is
+all this module needs: it never looks inside a row, so BLEU, chrF and TER are
+handled by the same code.
+
+The numbers are sacreBLEU 2.6's, bit for bit, for the same seed:
+
+* the random draws are made with ``numpy.random.default_rng(seed)`` in
+  sacreBLEU's order and shapes: ``rng.choice(n_seg, size=(n, n_seg))`` for a
+  bootstrap, ``rng.integers(2, size=(n, n_seg), dtype=bool)`` for
+  approximate randomization, a fresh generator for every comparison;
+* bootstrap sums are float32, as in sacreBLEU (it converts the statistics to
+  float32 before summing), and the resampled rows are handed to the metric as
+  float32 arrays, so that float32 arithmetic inside the metric happens exactly
+  as it does there; approximate-randomization sums are integers;
+* the CI is half the distance between the sorted scores at ``n // 40`` and
+  ``n - n // 40 - 1``; the mean is ``statistics.mean`` for a single system and
+  numpy's mean of the sorted scores in paired mode (sacreBLEU uses both);
+* p-values are ``(c + 1) / (N + 1)``.
+
+What differs is how the sums are obtained. sacreBLEU materialises every
+resample (``stats[idxs]``, N x n_seg x k floats) and sums it in a Python loop;
+here a resample is a vector of per-segment counts and all sums come from one
+matrix product per block of resamples. For integer statistics whose sums stay
+below 2**24 that product is exact, so it equals sacreBLEU's float32 sums;
+otherwise (non-integer or huge statistics) the literal float32 summation is
+used. Approximate randomization works on the difference ``baseline - system``
+in the same way.
+
+Divergence from sacreBLEU, on purpose: seed 0 is a real seed here. sacreBLEU
+treats 0 as "unseeded" for the paired comparisons (but not for the baseline's
+CI), so ``SACREBLEU_SEED=0`` silently gives irreproducible p-values.
+
+numpy is imported inside the functions that need it, so importing this module
+(and the CLI) stays cheap.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics as _stats
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from .errors import InputError, OptionError
+from .signature import Signature
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from .metrics.base import Metric, Score
+
+#: sacreBLEU's default seed (``SACREBLEU_SEED``); bleucli reads ``--seed`` / ``BLEUCLI_SEED``.
+DEFAULT_SEED = 12345
+SEED_ENV = "BLEUCLI_SEED"
+DEFAULT_BOOTSTRAP_SAMPLES = 1000
+DEFAULT_AR_TRIALS = 10000
+
+#: Integers up to this magnitude are exact in float32, so are sums that stay below it.
+_FLOAT32_EXACT = 2**24
+#: The same for float64, with a margin.
+_FLOAT64_EXACT = 2**52
+#: Upper bound on matrix elements handled per block (keeps memory flat for big corpora).
+_BLOCK_ELEMENTS = 4_000_000
+#: Blocks hold a multiple of this many resamples: numpy draws random booleans 32 bits
+#: at a time from a per-call buffer, so blocks of 64 rows reproduce the one-shot stream.
+_BLOCK_ROW_MULTIPLE = 64
+
+Stats = Sequence[Sequence[Any]]
+TestType = Literal["bs", "ar"]
+
+
+# -- seeds ----------------------------------------------------------------------------
+def resolve_seed(value: str | int | None = None) -> int | None:
+    """The seed from ``--seed``/``BLEUCLI_SEED``: an int >= 0, or None for unseeded.
+
+    ``None`` (option not given) means the default 12345; the string ``none``
+    (any case) means an unseeded generator, as in sacreBLEU.
+    """
+    if value is None:
+        return DEFAULT_SEED
+    if isinstance(value, bool):
+        raise OptionError(f"invalid seed {value!r}: expected a non-negative integer or 'none'")
+    if isinstance(value, int):
+        seed = value
+    elif isinstance(value, str):
+        text = value.strip()
+        if text.lower() == "none":
+            return None
+        try:
+            seed = int(text)
+        except ValueError:
+            raise OptionError(
+                f"invalid seed '{value}': expected a non-negative integer or 'none'"
+            ) from None
+    else:
+        raise OptionError(f"invalid seed {value!r}: expected a non-negative integer or 'none'")
+    return _check_seed(seed)
+
+
+def _check_seed(seed: int | None) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError(f"invalid seed {seed!r}: expected a non-negative integer or None")
+    if seed < 0:
+        raise OptionError(f"invalid seed {seed}: it must be >= 0 (or 'none' for unseeded)")
+    return seed
+
+
+def seed_label(seed: int | None) -> str:
+    """The seed as the signature writes it: the integer, or ``none``."""
+    return "none" if seed is None else str(seed)
+
+
+def _check_count(value: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise OptionError(f"the number of {what} must be a positive integer, got {value!r}")
+    return value
+
+
+def resolve_jobs(jobs: int, n_tasks: int) -> int:
+    """Worker processes to use: 0 means one per available core, never more than the tasks."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise OptionError(f"the number of jobs must be an integer >= 0, got {jobs!r}")
+    if jobs == 0:
+        try:
+            jobs = len(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not Linux
+            jobs = os.cpu_count() or 1
+    return max(1, min(jobs, n_tasks))
+
+
+# -- results --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ConfidenceResult:
+    """One system's score with its bootstrap mean and 95% CI half-width."""
+
+    metric: str
+    score: float
+    mean: float
+    ci: float
+    n_samples: int
+    seed: int | None
+    signature: Signature
+    #: The full-corpus score object (for BLEU's precisions, BP and lengths).
+    corpus: Score
+
+
+@dataclass(frozen=True)
+class SystemResult:
+    """One row of a paired test: a system's score, and its p-value against the baseline.
+
+    ``mean``/``ci`` are the bootstrap estimate (paired bootstrap only);
+    ``p_value`` is None for the baseline itself.
+    """
+
+    system: str
+    metric: str
+    score: float
+    mean: float | None
+    ci: float | None
+    p_value: float | None
+    signature: Signature
+    is_baseline: bool = False
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """A paired test of several systems against the first (the baseline), for one metric."""
+
+    test: TestType
+    metric: str
+    #: bootstrap resamples (``bs``) or randomization trials (``ar``)
+    n: int
+    seed: int | None
+    signature: Signature
+    baseline: SystemResult
+    systems: tuple[SystemResult, ...]
+
+    @property
+    def rows(self) -> tuple[SystemResult, ...]:
+        """The baseline followed by the other systems, in input order."""
+        return (self.baseline, *self.systems)
+
+
+def default_system_names(n_systems: int) -> list[str]:
+    """sacreBLEU's names for systems read from stdin columns in paired mode."""
+    return ["Baseline", *(f"System {i}" for i in range(1, n_systems))]
+
+
+def paired_system_names(names: Sequence[str]) -> list[str]:
+    """sacreBLEU's labels for named systems (``-i`` files): the first gets a ``Baseline:`` prefix."""
+    return [f"Baseline: {names[0]}", *names[1:]] if names else []
+
+
+# -- numeric helpers ----------------------------------------------------------------------
+def _numpy() -> Any:
+    import numpy
+
+    return numpy
+
+
+def _as_matrix(stats: Stats | Any, what: str) -> Any:
+    """The statistics as numpy would infer them from sacreBLEU's list of lists."""
+    np = _numpy()
+    matrix = np.asarray(stats)
+    if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
+        raise InputError(f"{what}: expected one row of statistics per segment (a non-empty matrix)")
+    if matrix.dtype.kind not in "biuf":
+        raise InputError(f"{what}: statistics must be numbers")
+    return matrix
+
+
+def _as_rows(stats: Stats | Any) -> list[list[Any]]:
+    """Python rows for the full-corpus score (same arithmetic as ``corpus_score``)."""
+    tolist = getattr(stats, "tolist", None)
+    return tolist() if callable(tolist) else [list(row) for row in stats]
+
+
+def _integral(matrix: Any) -> bool:
+    np = _numpy()
+    if matrix.dtype.kind in "biu":
+        return True
+    return bool(np.all(np.isfinite(matrix)) and np.array_equal(matrix, np.rint(matrix)))
+
+
+def _float32_sums_are_exact(matrix: Any) -> bool:
+    """Whether float32 sums of any resample of these rows are exact integers.
+
+    True for integer statistics when even the sum of every segment's largest
+    absolute value stays within float32's exact-integer range, whatever the
+    order of summation; then a float64 product gives sacreBLEU's float32 sums.
+    """
+    np = _numpy()
+    if not _integral(matrix):
+        return False
+    bound = float(np.abs(matrix.astype(np.float64)).max()) * matrix.shape[0]
+    return bound <= _FLOAT32_EXACT
+
+
+def _block_rows(n_seg: int, total: int) -> int:
+    rows = max(1, _BLOCK_ELEMENTS // max(1, n_seg))
+    rows = max(_BLOCK_ROW_MULTIPLE, rows - rows % _BLOCK_ROW_MULTIPLE)
+    return min(rows, total)
+
+
+def _bootstrap_draws(rng: Any, n_seg: int, n_samples: int, block: int | None = None) -> Iterator[Any]:
+    """``rng.choice(n_seg, size=(n_samples, n_seg))`` in blocks of rows (same stream)."""
+    block = block or _block_rows(n_seg, n_samples)
+    for start in range(0, n_samples, block):
+        yield rng.choice(n_seg, size=(min(block, n_samples - start), n_seg), replace=True)
+
+
+def _randomization_draws(rng: Any, n_seg: int, n_trials: int, block: int | None = None) -> Iterator[Any]:
+    """``rng.integers(2, size=(n_trials, n_seg), dtype=bool)`` in blocks of rows (same stream).
+
+    ``block`` must be a multiple of 64 (or cover every trial) for the stream to match.
+    """
+    block = block or _block_rows(n_seg, n_trials)
+    for start in range(0, n_trials, block):
+        yield rng.integers(2, size=(min(block, n_trials - start), n_seg), dtype=bool)
+
+
+def _counts_into(buffer: Any, idxs: Any, n_seg: int) -> Any:
+    """Row r: how often each segment was drawn in resample r, written into ``buffer``."""
+    np = _numpy()
+    rows = idxs.shape[0]
+    offsets = (np.arange(rows, dtype=np.int64) * n_seg)[:, None]
+    counts = np.bincount((idxs + offsets).ravel(), minlength=rows * n_seg).reshape(rows, n_seg)
+    view = buffer[:rows]
+    np.copyto(view, counts, casting="unsafe")
+    return view
+
+
+def bootstrap_sums(matrices: Sequence[Any], draws: Iterator[Any], n_samples: int) -> list[Any]:
+    """Float32 sums of each matrix's rows for every resample, as sacreBLEU computes them.
+
+    All matrices share the same draws (paired resampling). Exact integer
+    statistics go through one float64 product per block for all matrices at
+    once; the others are summed literally in float32.
+    """
+    np = _numpy()
+    n_seg = matrices[0].shape[0]
+    out = [np.empty((n_samples, m.shape[1]), dtype=np.float32) for m in matrices]
+    fast = [i for i, m in enumerate(matrices) if _float32_sums_are_exact(m)]
+    slow = [i for i in range(len(matrices)) if i not in fast]
+    # Exact in float32: every partial sum is an integer below 2**24 (see _float32_sums_are_exact).
+    stacked = np.hstack([matrices[i].astype(np.float32) for i in fast]) if fast else None
+    edges = np.cumsum([0, *(matrices[i].shape[1] for i in fast)])
+    as_f32 = {i: np.asarray(matrices[i], dtype=np.float32) for i in slow}
+    buffer = None
+    start = 0
+    for idxs in draws:
+        stop = start + idxs.shape[0]
+        if stacked is not None:
+            if buffer is None:
+                buffer = np.empty(idxs.shape, dtype=np.float32)
+            sums = _counts_into(buffer, idxs, n_seg) @ stacked
+            for j, i in enumerate(fast):
+                out[i][start:stop] = sums[:, edges[j]:edges[j + 1]]
+        for i in slow:
+            out[i][start:stop] = as_f32[i][idxs].sum(axis=1)
+        start = stop
+    return out
+
+
+def randomization_sums(pairs: Sequence[tuple[Any, Any]], draws: Iterator[Any], n_trials: int) -> list[tuple[Any, Any]]:
+    """For each (baseline, system) pair, the sums of the two pseudo-systems per trial.
+
+    Pseudo-system A takes the baseline's row where the trial's mask is set and
+    the system's elsewhere; B is the complement. For integer statistics this is
+    ``system_total + mask @ (baseline - system)`` from one float64 product per
+    block (exact), and B is what is left; otherwise sacreBLEU's literal
+    ``mask @ baseline + ~mask @ system`` on the whole mask.
+    """
+    np = _numpy()
+
+    def bound(pair: tuple[Any, Any]) -> float:
+        base, system = pair
+        if not (_integral(base) and _integral(system)):
+            return float("inf")
+        return float(np.abs(base.astype(np.float64) - system.astype(np.float64)).sum(axis=0).max())
+
+    bounds = [bound(p) for p in pairs]
+    fast = [i for i, b in enumerate(bounds) if b <= _FLOAT64_EXACT]
+    slow = [i for i in range(len(pairs)) if i not in fast]
+    # float32 products are exact while every partial sum stays below 2**24.
+    dtype = np.float32 if all(bounds[i] <= _FLOAT32_EXACT for i in fast) else np.float64
+    results: list[tuple[Any, Any] | None] = [None] * len(pairs)
+    if fast:
+        diffs = np.hstack([(pairs[i][0].astype(np.int64) - pairs[i][1].astype(np.int64)).astype(dtype)
+                           for i in fast])
+        edges = np.cumsum([0, *(pairs[i][0].shape[1] for i in fast)])
+        pseudo_a = [np.empty((n_trials, pairs[i][0].shape[1]), dtype=np.int64) for i in fast]
+    masks = []
+    buffer = None
+    start = 0
+    for mask in draws:
+        stop = start + mask.shape[0]
+        if slow:
+            masks.append(mask)
+        if fast:
+            if buffer is None:
+                buffer = np.empty(mask.shape, dtype=dtype)
+            view = buffer[:mask.shape[0]]
+            np.copyto(view, mask)
+            moved = np.rint(view @ diffs).astype(np.int64)
+            for j in range(len(fast)):
+                pseudo_a[j][start:stop] = moved[:, edges[j]:edges[j + 1]]
+        start = stop
+    for j, i in enumerate(fast):
+        base, system = (m.astype(np.int64) for m in pairs[i])
+        base_total, sys_total = base.sum(axis=0), system.sum(axis=0)
+        a = pseudo_a[j] + sys_total
+        results[i] = (a, base_total + sys_total - a)
+    if slow:
+        full = np.concatenate(masks) if len(masks) > 1 else masks[0]
+        for i in slow:
+            base, system = pairs[i]
+            results[i] = (full @ base + ~full @ system, ~full @ base + full @ system)
+    return results  # type: ignore[return-value]
+
+
+def _score_matrix(metric: Metric, rows: Any) -> Any:
+    """Score every row through ``metric.score_from_statistics``.
+
+    Float rows (bootstrap: float32) are passed as numpy rows so that the
+    metric's arithmetic sees the same float32 values as in sacreBLEU. Integer
+    rows are passed as Python ints: the same values, and the same results for
+    anything below 2**53, but several times faster than numpy int64 scalars.
+    """
+    np = _numpy()
+    score = metric.score_from_statistics
+    if rows.dtype.kind in "iub":
+        values = [score(row).score for row in rows.tolist()]
+    else:
+        values = [score(row).score for row in rows]
+    return np.array(values, dtype=np.float64)
+
+
+# -- parallel scoring ---------------------------------------------------------------------
+#: State handed to forked workers (set just before the pool starts, cleared after).
+_WORKER_STATE: tuple[Any, list[Any]] | None = None
+
+
+def _score_in_worker(index: int) -> Any:
+    assert _WORKER_STATE is not None
+    metric, matrices = _WORKER_STATE
+    return _score_matrix(metric, matrices[index])
+
+
+def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[Any]:
+    """Score a list of resampled-statistics matrices, in worker processes if ``jobs`` asks.
+
+    Workers are forked, so the metric (and the matrices) need not be
+    picklable; without ``fork`` (Windows) everything runs in this process.
+    The scores do not depend on ``jobs``.
+    """
+    global _WORKER_STATE
+    import multiprocessing as mp
+
+    workers = resolve_jobs(jobs, len(matrices))
+    if workers <= 1 or "fork" not in mp.get_all_start_methods():
+        return [_score_matrix(metric, m) for m in matrices]
+    order = sorted(range(len(matrices)), key=lambda i: -matrices[i].shape[0])
+    _WORKER_STATE = (metric, matrices)
+    try:
+        with mp.get_context("fork").Pool(workers) as pool:
+            scored = pool.map(_score_in_worker, order, chunksize=1)
+    finally:
+        _WORKER_STATE = None
+    out: list[Any] = [None] * len(matrices)
+    for i, values in zip(order, scored):
+        out[i] = values
+    return out
+
+
+def _statistics_in_worker(index: int) -> tuple[list[list[Any]], list[warnings.WarningMessage]]:
+    assert _WORKER_STATE is not None
+    metric, systems = _WORKER_STATE
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rows = metric.corpus_statistics(systems[index])
+    return rows, [w for w in caught if isinstance(w.message, Warning)]
+
+
+def system_statistics(metric: Metric, systems: Sequence[Sequence[str]], jobs: int = 1) -> list[list[list[Any]]]:
+    """``metric.corpus_statistics(hyps)`` for every system, in worker processes if ``jobs`` asks.
+
+    The metric must have been built with its references (they are cached
+    once, and forked workers inherit them). Warnings raised while reading a
+    system (BLEU's tokenized-period notice) are re-issued here, in order.
+    """
+    global _WORKER_STATE
+    import multiprocessing as mp
+
+    workers = resolve_jobs(jobs, len(systems))
+    if workers <= 1 or "fork" not in mp.get_all_start_methods():
+        return [metric.corpus_statistics(hyps) for hyps in systems]
+    _WORKER_STATE = (metric, list(systems))
+    try:
+        with mp.get_context("fork").Pool(workers) as pool:
+            done = pool.map(_statistics_in_worker, range(len(systems)), chunksize=1)
+    finally:
+        _WORKER_STATE = None
+    out = []
+    for rows, caught in done:
+        for w in caught:
+            warnings.warn(w.message, stacklevel=2)
+        out.append(rows)
+    return out
+
+
+def _estimate(scores: Any) -> tuple[float, float]:
+    """sacreBLEU's paired-mode estimate: numpy mean of the sorted scores, CI from the 1/40 tails."""
+    np = _numpy()
+    ordered = np.sort(scores)
+    low = len(ordered) // 40
+    high = len(ordered) - low - 1
+    return float(ordered.mean()), float(0.5 * (ordered[high] - ordered[low]))
+
+
+def _p_value(statistic: Any, observed: float) -> float:
+    """(c + 1) / (N + 1), c counting trials strictly more extreme than observed (multeval)."""
+    np = _numpy()
+    count = int(np.sum(statistic > observed))
+    return (count + 1) / (len(statistic) + 1)
+
+
+# -- single system --------------------------------------------------------------------------
+def confidence_interval(
+    metric: Metric, stats: Stats | Any, n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES, seed: int | None = DEFAULT_SEED
+) -> ConfidenceResult:
+    """Bootstrap mean and 95% CI of one system's score (sacreBLEU's ``-ci``).
+
+    ``stats`` are the per-segment rows from ``metric.corpus_statistics``.
+    """
+    np = _numpy()
+    n_samples = _check_count(n_samples, "bootstrap resamples")
+    seed = _check_seed(seed)
+    matrix = _as_matrix(stats, "statistics")
+    corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)))
+    rng = np.random.default_rng(seed)
+    (sums,) = bootstrap_sums([matrix], _bootstrap_draws(rng, matrix.shape[0], n_samples), n_samples)
+    ordered = sorted(_score_matrix(metric, sums).tolist())
+    low = n_samples // 40
+    high = n_samples - low - 1
+    return ConfidenceResult(
+        metric=corpus.name,
+        score=corpus.score,
+        mean=_stats.mean(ordered),
+        ci=0.5 * (ordered[high] - ordered[low]),
+        n_samples=n_samples,
+        seed=seed,
+        signature=corpus.signature.with_fields(bs=n_samples, seed=seed_label(seed)),
+        corpus=corpus,
+    )
+
+
+# -- paired tests -----------------------------------------------------------------------------
+def _prepare(
+    metric: Metric, baseline_stats: Any, systems_stats: Sequence[Any], names: Sequence[str] | None
+) -> tuple[Any, list[Any], list[Score], list[str]]:
+    if isinstance(systems_stats, (str, bytes)) or len(systems_stats) == 0:
+        raise InputError("paired tests need at least two systems: a baseline and one to compare")
+    baseline = _as_matrix(baseline_stats, "baseline statistics")
+    systems = [_as_matrix(s, f"statistics of system {i + 1}") for i, s in enumerate(systems_stats)]
+    for i, matrix in enumerate(systems, 1):
+        if matrix.shape != baseline.shape:
+            raise InputError(
+                f"system {i} has {matrix.shape[0]} segments x {matrix.shape[1]} statistics, "
+                f"the baseline {baseline.shape[0]} x {baseline.shape[1]}: paired tests need the same segments"
+            )
+    labels = list(names) if names is not None else default_system_names(1 + len(systems))
+    if len(labels) != 1 + len(systems):
+        raise OptionError(f"{len(labels)} names given for {1 + len(systems)} systems (baseline first)")
+    scores = [metric.score_from_statistics(metric.aggregate(_as_rows(s)))
+              for s in (baseline_stats, *systems_stats)]
+    return baseline, systems, scores, labels
+
+
+def paired_bootstrap(
+    metric: Metric,
+    baseline_stats: Stats | Any,
+    systems_stats: Sequence[Stats | Any],
+    n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+    seed: int | None = DEFAULT_SEED,
+    *,
+    names: Sequence[str] | None = None,
+    jobs: int = 1,
+) -> PairedResult:
+    """Paired bootstrap resampling (Koehn 2004; Moses' script; sacreBLEU's ``-pbs``).
+
+    Each system is compared with the baseline on the same resamples: the
+    p-value is the share of resamples whose centred |difference| exceeds the
+    observed one. Every system also gets its bootstrap mean and 95% CI; the
+    baseline's comes from its own resampling with the same seed.
+    ``names`` labels the baseline and the systems (default: ``Baseline``,
+    ``System 1``...); ``jobs`` spreads the scoring over processes.
+    """
+    np = _numpy()
+    n_samples = _check_count(n_samples, "bootstrap resamples")
+    seed = _check_seed(seed)
+    baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names)
+    n_seg = baseline.shape[0]
+
+    def draws() -> Iterator[Any]:
+        return _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples)
+
+    if seed is not None:
+        # Every comparison re-seeds, so all see the same resamples: draw them once.
+        sums = bootstrap_sums([baseline, *systems], draws(), n_samples)
+        matrices = sums
+        bl_index = [0] * len(systems)
+        sys_index = list(range(1, 1 + len(systems)))
+    else:
+        # Unseeded: the baseline's CI and every comparison get their own draws.
+        matrices = bootstrap_sums([baseline], draws(), n_samples)
+        bl_index, sys_index = [], []
+        for system in systems:
+            bl_sums, sys_sums = bootstrap_sums([baseline, system], draws(), n_samples)
+            bl_index.append(len(matrices))
+            sys_index.append(len(matrices) + 1)
+            matrices += [bl_sums, sys_sums]
+    scored = score_matrices(metric, matrices, jobs)
+
+    signature = scores[0].signature.with_fields(bs=n_samples, seed=seed_label(seed))
+    bl_mean, bl_ci = _estimate(scored[0])
+    baseline_row = SystemResult(labels[0], scores[0].name, scores[0].score, bl_mean, bl_ci, None,
+                                signature, is_baseline=True)
+    rows = []
+    for k, (b, s) in enumerate(zip(bl_index, sys_index)):
+        sys_scores, bl_scores = scored[s], scored[b]
+        mean, ci = _estimate(sys_scores)
+        diffs = np.abs(sys_scores - bl_scores)
+        observed = abs(scores[0].score - scores[k + 1].score)
+        p = _p_value(diffs - diffs.mean(), observed)
+        rows.append(SystemResult(labels[k + 1], scores[k + 1].name, scores[k + 1].score, mean, ci, p, signature))
+    return PairedResult("bs", scores[0].name, n_samples, seed, signature, baseline_row, tuple(rows))
+
+
+def paired_approximate_randomization(
+    metric: Metric,
+    baseline_stats: Stats | Any,
+    systems_stats: Sequence[Stats | Any],
+    n_trials: int = DEFAULT_AR_TRIALS,
+    seed: int | None = DEFAULT_SEED,
+    *,
+    names: Sequence[str] | None = None,
+    jobs: int = 1,
+) -> PairedResult:
+    """Paired approximate randomization (Riezler & Maxwell 2005; multeval; sacreBLEU's ``-par``).
+
+    In each trial every segment's pair of translations is swapped between the
+    two systems with probability 1/2; the p-value is the share of trials whose
+    |score difference| exceeds the observed one. No CI (as sacreBLEU's CLI).
+    """
+    np = _numpy()
+    n_trials = _check_count(n_trials, "randomization trials")
+    seed = _check_seed(seed)
+    baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names)
+    n_seg = baseline.shape[0]
+
+    def draws() -> Iterator[Any]:
+        return _randomization_draws(np.random.default_rng(seed), n_seg, n_trials)
+
+    if seed is not None:
+        pseudo = randomization_sums([(baseline, s) for s in systems], draws(), n_trials)
+    else:
+        pseudo = [randomization_sums([(baseline, s)], draws(), n_trials)[0] for s in systems]
+    matrices = [m for pair in pseudo for m in pair]
+    scored = score_matrices(metric, matrices, jobs)
+
+    signature = scores[0].signature.with_fields(ar=n_trials, seed=seed_label(seed))
+    baseline_row = SystemResult(labels[0], scores[0].name, scores[0].score, None, None, None,
+                                signature, is_baseline=True)
+    rows = []
+    for k in range(len(systems)):
+        a, b = scored[2 * k], scored[2 * k + 1]
+        observed = abs(scores[0].score - scores[k + 1].score)
+        p = _p_value(np.abs(a - b), observed)
+        rows.append(SystemResult(labels[k + 1], scores[k + 1].name, scores[k + 1].score, None, None, p, signature))
+    return PairedResult("ar", scores[0].name, n_trials, seed, signature, baseline_row, tuple(rows))
+
+
+def paired_test(
+    test: TestType,
+    metric: Metric,
+    baseline_stats: Stats | Any,
+    systems_stats: Sequence[Stats | Any],
+    n: int | None = None,
+    seed: int | None = DEFAULT_SEED,
+    *,
+    names: Sequence[str] | None = None,
+    jobs: int = 1,
+) -> PairedResult:
+    """Dispatch to :func:`paired_bootstrap` (``bs``) or :func:`paired_approximate_randomization` (``ar``)."""
+    runners: dict[str, Callable[..., PairedResult]] = {
+        "bs": paired_bootstrap, "ar": paired_approximate_randomization,
+    }
+    defaults = {"bs": DEFAULT_BOOTSTRAP_SAMPLES, "ar": DEFAULT_AR_TRIALS}
+    if test not in runners:
+        raise OptionError(f"unknown paired test '{test}' (choose from: bs, ar)")
+    return runners[test](metric, baseline_stats, systems_stats, defaults[test] if n is None else n, seed,
+                         names=names, jobs=jobs)
