@@ -297,7 +297,7 @@ def _attempt(session: Any, download: Download, partial: _Partial, policy: Downlo
             partial.validator = None
         first = True
         try:
-            for chunk in response.raw.stream(_CHUNK, decode_content=False):
+            for chunk in _chunks(response.raw):
                 if time.monotonic() - started > policy.deadline:
                     raise DownloadError(f"could not download {url}: overall deadline of "
                                         f"{policy.deadline:g} s exceeded", url)
@@ -315,6 +315,25 @@ def _attempt(session: Any, download: Download, partial: _Partial, policy: Downlo
         if expected_total is not None and partial.size != expected_total:
             raise _Retry(f"body cut off at {partial.size} of {expected_total} bytes",
                          restart=partial.validator is None)
+
+
+def _chunks(raw: Any) -> Any:
+    """Raw (undecoded) body chunks, returned as soon as *some* bytes arrive.
+
+    ``raw.stream(n)`` waits until ``n`` bytes are buffered, so a server
+    dripping a byte at a time would hold it far past the overall deadline;
+    ``read1`` returns after one socket read (urllib3 >= 2), bounded by the
+    read timeout, so the deadline is checked between reads.
+    """
+    read1 = getattr(raw, "read1", None)
+    if read1 is None:  # urllib3 1.x
+        yield from raw.stream(_CHUNK, decode_content=False)
+        return
+    while True:
+        chunk = read1(_CHUNK, decode_content=False)
+        if not chunk:
+            return
+        yield chunk
 
 
 def _user_agent() -> str:

@@ -298,6 +298,11 @@ def _make_handler(server: Server) -> type[BaseHTTPRequestHandler]:
                 self._headers(200, {**base, "Content-Length": str(len(body))})
                 self.wfile.write(half)
                 self.wfile.flush()
+            elif kind == "trunc_cl_change":
+                self._headers(200, {**base, "Content-Length": str(len(body))})
+                self.wfile.write(half)
+                self.wfile.flush()
+                server.files[name] = fault[1]  # type: ignore[index]
             elif kind == "trunc_nocl":
                 self._headers(200, {k: v for k, v in base.items() if k not in ("ETag", "Accept-Ranges")})
                 self.wfile.write(half)
