@@ -175,6 +175,10 @@ class Metric(ABC, Generic[RefInfo]):
 
     get_signature = signature  # sacreBLEU's name
 
+    def expect_references(self, count: int | str) -> None:
+        """Declare the number of references (for the signature) when scoring streams directly."""
+        self._nrefs = count
+
     def aggregate(self, rows: Iterable[Sequence[Any]]) -> list[Any]:
         """Sum statistics vectors element-wise (every metric here aggregates by summing)."""
         total: list[Any] | None = None

@@ -65,9 +65,13 @@ class BLEUScore(Score):
             ratio=self.ratio,
             sys_len=self.sys_len,
             ref_len=self.ref_len,
-            nrefs=self.signature.to_dict()["nrefs"],
+            nrefs=_nrefs_value(self.signature.to_dict()["nrefs"]),
         )
         return data
+
+
+def _nrefs_value(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
 
 
 def check_smoothing(method: str, value: float | None) -> float | None:

@@ -1,0 +1,62 @@
+"""Corpus BLEU speed, bleucli vs sacreBLEU 2.6, side by side in one run.
+
+    python bench/bench_bleu.py [--repeat 3] [--lines 200000] [--tokenizers 13a,intl,char,none]
+
+For every shared WMT set: all systems scored against the first reference with
+reference statistics computed once (both tools cache them), per tokenizer.
+Then a large corpus of unique lines (built from the shared data) scored in one
+call. Prints median seconds and the speed-up; also checks the scores agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from common import REPO, build_large_corpus, data_sets, median_time, print_table, read_lines, references
+
+sys.path.insert(0, str(REPO))
+
+from bleucli import BLEU  # noqa: E402
+from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
+
+
+def score_all(cls, tokenize: str, refs: list[list[str]], systems: list[list[str]]) -> list[float]:
+    metric = cls(tokenize=tokenize, force=True, references=refs)
+    return [metric.corpus_score(hyps, None).score if cls is SacreBLEU else metric.corpus_score(hyps).score
+            for hyps in systems]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--lines", type=int, default=200_000)
+    parser.add_argument("--tokenizers", default="13a,intl,char,none")
+    args = parser.parse_args()
+    rows = []
+    for tokenize in args.tokenizers.split(","):
+        for folder in data_sets():
+            refs = [read_lines(references(folder)[0])]
+            systems = [read_lines(p) for p in sorted((folder / "sys").iterdir())]
+            ours = score_all(BLEU, tokenize, refs, systems)
+            theirs = score_all(SacreBLEU, tokenize, refs, systems)
+            assert ours == theirs, (folder.name, tokenize)
+            rows.append((
+                f"{folder.name} ({len(systems)} sys, {tokenize})",
+                median_time(lambda: score_all(BLEU, tokenize, refs, systems), args.repeat),
+                median_time(lambda: score_all(SacreBLEU, tokenize, refs, systems), args.repeat),
+            ))
+        hyp_path, ref_path = build_large_corpus(args.lines)
+        hyps, refs = read_lines(hyp_path), [read_lines(ref_path)]
+        assert BLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs).score == \
+            SacreBLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs).score
+        rows.append((
+            f"{args.lines:,}-line corpus ({tokenize})",
+            median_time(lambda: BLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs), args.repeat),
+            median_time(lambda: SacreBLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs), args.repeat),
+        ))
+    print_table(rows)
+
+
+if __name__ == "__main__":
+    main()

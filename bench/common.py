@@ -1,0 +1,72 @@
+"""Shared helpers for the benchmarks: data discovery, timing, and the side-by-side table.
+
+Benchmarks read the shared WMT data (``../shared/data`` next to the checkout,
+or ``BLEUCLI_SHARED_DATA``) and time bleucli and sacreBLEU in the same run, so
+the ratio is measured under the same machine load. Medians of several runs.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("BLEUCLI_SHARED_DATA", REPO.parent / "shared" / "data"))
+CORPUS_DIR = REPO / "bench" / ".corpus"
+
+
+def read_lines(path: Path) -> list[str]:
+    with open(path, encoding="utf-8", newline="\n") as handle:
+        return [line.rstrip() for line in handle]
+
+
+def data_sets() -> list[Path]:
+    return sorted(p for p in SHARED.iterdir() if p.is_dir() and (p / "sys").is_dir() and any((p / "sys").iterdir()))
+
+
+def references(folder: Path) -> list[Path]:
+    return sorted(folder.glob("ref*.*"), key=lambda p: (len(p.name), p.name))
+
+
+def median_time(function: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def build_large_corpus(lines: int) -> tuple[Path, Path]:
+    """A corpus of ``lines`` (hypothesis, reference) pairs with unique lines, from every shared set.
+
+    Systems are paired with the references of their set; once the pool runs
+    out, further copies get a numbered prefix token, so no line repeats and no
+    tokenizer cache can help either tool.
+    """
+    CORPUS_DIR.mkdir(parents=True, exist_ok=True)
+    hyp_path, ref_path = CORPUS_DIR / f"hyp.{lines}.txt", CORPUS_DIR / f"ref.{lines}.txt"
+    if hyp_path.exists() and ref_path.exists():
+        return hyp_path, ref_path
+    pool: list[tuple[str, str]] = []
+    for folder in data_sets():
+        refs = read_lines(references(folder)[0])
+        for system in sorted((folder / "sys").iterdir()):
+            pool.extend(zip(read_lines(system), refs))
+    with open(hyp_path, "w", encoding="utf-8") as hyp_out, open(ref_path, "w", encoding="utf-8") as ref_out:
+        for i in range(lines):
+            hyp, ref = pool[i % len(pool)]
+            copy = i // len(pool)
+            prefix = f"c{copy} " if copy else ""
+            hyp_out.write(f"{prefix}{hyp}\n")
+            ref_out.write(f"{prefix}{ref}\n")
+    return hyp_path, ref_path
+
+
+def print_table(rows: list[tuple[str, float, float]]) -> None:
+    print(f"{'benchmark':<44} {'bleucli s':>10} {'sacreBLEU s':>12} {'speed-up':>9}")
+    for name, ours, theirs in rows:
+        print(f"{name:<44} {ours:>10.3f} {theirs:>12.3f} {theirs / ours:>8.2f}x")

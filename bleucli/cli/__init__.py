@@ -1,0 +1,152 @@
+"""The ``bleucli`` command: a thin click layer over the library.
+
+Only this package turns exceptions into messages and exit codes (see
+:mod:`bleucli.cli.report`). ``bleucli REF...`` scores; named subcommands
+(``bleucli signature diff``) do other jobs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+import click
+
+from ..errors import BleucliError
+from ..version import __version__
+from . import report
+from .argv import expand_greedy_options
+from .report import ExitCode
+
+DEFAULT_COMMAND = "score"
+
+
+class BleucliGroup(click.Group):
+    """The top-level command: scoring by default, named subcommands otherwise.
+
+    When the first argument is not a subcommand it goes to ``score``, which
+    keeps sacreBLEU's ``bleucli ref.txt < hyp`` (a reference file named like a
+    subcommand can be given as ``./signature``). ``main`` also owns the
+    translation of every failure into one stderr line and an exit code, so the
+    same behaviour is seen from the console script and from ``CliRunner``.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands:
+            args = [DEFAULT_COMMAND, *args]
+        return super().parse_args(ctx, args)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_usage(ctx.command_path, "[SCORE OPTIONS] REF... | COMMAND [ARGS]...")
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if argv[:1] in (["-h"], ["--help"]):
+            argv = [DEFAULT_COMMAND, *argv]
+        code = _run_guarded(
+            lambda: super(BleucliGroup, self).main(
+                expand_greedy_options(argv), prog_name or "bleucli", complete_var,
+                standalone_mode=False, **extra,
+            )
+        )
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+@click.group(cls=BleucliGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Reproducible BLEU: sacreBLEU-exact scores with versioned signatures.
+
+    Run `bleucli score --help` (or `bleucli -h`) for the scoring options.
+    """
+
+
+def _register_commands() -> None:
+    from .score import score
+    from .signature import signature
+
+    cli.add_command(score)
+    cli.add_command(signature)
+
+
+_register_commands()
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Console-script entry point: run the CLI and exit with a documented code."""
+    cli.main(argv, prog_name="bleucli")
+    raise SystemExit(ExitCode.INTERNAL)  # not reached: main() exits
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code instead of exiting."""
+    return int(cli.main(argv, prog_name="bleucli", standalone_mode=False))
+
+
+def _run_guarded(invoke: Callable[[], Any]) -> int:
+    """Call click and map every outcome to an exit code, with no traceback for expected failures."""
+    try:
+        result = invoke()
+        _flush_stdout()
+        return int(result) if isinstance(result, int) else ExitCode.OK
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        report.error("interrupted")
+        return ExitCode.INTERRUPTED
+    except click.ClickException as exc:
+        report.error(exc.format_message())
+        return exc.exit_code
+    except BrokenPipeError:
+        return _broken_pipe()
+    except BleucliError as exc:
+        report.error(str(exc))
+        return report.exit_code_for(exc)
+    except OSError as exc:  # writing the result failed (disk full, closed stdout...)
+        report.error(f"cannot write output: {exc.strerror or exc}")
+        return ExitCode.OUTPUT
+    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+        if os.environ.get("BLEUCLI_DEBUG"):
+            raise
+        report.error(
+            f"internal error: {type(exc).__name__}: {exc} "
+            "(set BLEUCLI_DEBUG=1 for a traceback; please report this bug)"
+        )
+        return ExitCode.INTERNAL
+
+
+def _flush_stdout() -> None:
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError):
+        pass
+
+
+def _broken_pipe() -> int:
+    """The reader went away (``| head``): stop quietly, without touching signal handlers.
+
+    stdout is pointed at /dev/null so that the interpreter's final flush does
+    not raise a second time.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return ExitCode.BROKEN_PIPE
+
+
+__all__ = ["cli", "main", "run", "__version__"]

@@ -1,0 +1,100 @@
+"""Opening references and systems as line streams, with sacreBLEU's conventions.
+
+The CLI is a thin layer over these functions. Everything is a lazy stream of
+lines so that corpora of any size are scored in constant memory; tab-separated
+columns (``-nr N`` references in one file, ``--tsv`` systems on stdin) become
+one stream per column. Problems raise :class:`~bleucli.errors.InputError`
+naming the file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import chain, tee
+from typing import BinaryIO
+
+from .errors import InputError, OptionError
+from .reading import STDIN_NAME, iter_lines
+
+
+def open_references(
+    paths: Sequence[str], num_refs: int = 1, encoding: str = "utf-8", notices: list[str] | None = None
+) -> tuple[list[str], list[Iterator[str]]]:
+    """Reference streams: one per file, or ``num_refs`` tab-separated columns of one file."""
+    if not paths:
+        raise OptionError("no references: give reference files before -i")
+    if num_refs < 1:
+        raise OptionError(f"--num-refs must be at least 1, got {num_refs}")
+    if num_refs > 1:
+        if len(paths) != 1:
+            raise OptionError("--num-refs splits one reference file on tabs: give exactly one reference file")
+        lines = iter_lines(paths[0], encoding=encoding, notices=notices, strip=False)
+        streams = columns(lines, paths[0], num_refs, "references (--num-refs)")
+        return [f"{paths[0]} (column {k + 1})" for k in range(num_refs)], streams
+    return list(paths), [iter_lines(p, encoding=encoding, notices=notices) for p in paths]
+
+
+def open_system(
+    path: str,
+    encoding: str = "utf-8",
+    notices: list[str] | None = None,
+    stdin: BinaryIO | None = None,
+    tsv: bool = False,
+) -> tuple[list[str], list[Iterator[str]]]:
+    """The system stream(s) of one input: a file, or stdin (``-``), split into columns with ``tsv``."""
+    if path != "-":
+        return [path], [iter_lines(path, encoding=encoding, notices=notices)]
+    if stdin is None:
+        raise InputError("standard input is closed; give hypotheses with -i FILE", STDIN_NAME)
+    if tsv:
+        lines = iter_lines(STDIN_NAME, stdin, encoding, notices, strip=False)
+        streams = columns(lines, STDIN_NAME, None, "systems (--tsv)")
+        return [f"System {k + 1}" for k in range(len(streams))], streams
+    return [STDIN_NAME], [_warn_on_tabs(iter_lines(STDIN_NAME, stdin, encoding, notices), notices)]
+
+
+def _warn_on_tabs(lines: Iterator[str], notices: list[str] | None) -> Iterator[str]:
+    """sacreBLEU turns tab-separated stdin into several systems; we score it as one and say so."""
+    warned = False
+    for number, line in enumerate(lines, 1):
+        if not warned and "\t" in line and notices is not None:
+            notices.append(
+                f"{STDIN_NAME}:{number} contains a tab; it is scored as a space inside one hypothesis "
+                "(use --tsv if stdin holds one system per column)"
+            )
+            warned = True
+        yield line
+
+
+def columns(lines: Iterator[str], name: str, count: int | None, what: str) -> list[Iterator[str]]:
+    """Split raw lines on tabs into ``count`` column streams (``None``: the first line decides).
+
+    Splitting happens *before* stripping, so an empty last field is an empty
+    column rather than a missing one (sacreBLEU strips first and then reports
+    a wrong field count). As in sacreBLEU, the last column may hold tabs when
+    ``count`` is given (``-nr``); with ``count=None`` (``--tsv``) every line
+    must have exactly as many fields as the first. The columns are consumed in lockstep, so ``tee``
+    buffers at most a line or two.
+    """
+    fixed = count is not None
+    first = next(lines, None)
+    if first is None:
+        return [iter(()) for _ in range(count or 1)]
+    if count is None:
+        count = len(first.split("\t"))
+
+    maxsplit = count - 1 if fixed else -1
+
+    def rows() -> Iterator[list[str]]:
+        for number, line in enumerate(chain([first], lines), 1):
+            fields = line.split("\t", maxsplit)
+            if len(fields) != count:
+                raise InputError(f"expected {count} tab-separated {what}, found {len(fields)}", name, number)
+            yield [field.rstrip() for field in fields]
+
+    return [_column(copy, k) for k, copy in enumerate(tee(rows(), count))]
+
+
+def _column(rows: Iterator[list[str]], index: int) -> Iterator[str]:
+    for row in rows:
+        yield row[index]

@@ -1,0 +1,200 @@
+"""Reading hypothesis and reference text exactly as sacreBLEU does, but failing loudly.
+
+sacreBLEU splits files on ``\\n`` only and ``rstrip()``s every line; we do the
+same for files *and* stdin (sacreBLEU's stdin uses universal newlines, so a
+lone ``\\r`` scores differently there). What sacreBLEU does silently or with a
+traceback is an :class:`~bleucli.errors.InputError` here, naming the file and
+line: undecodable bytes, NUL bytes (binary or UTF-16 input), an empty input.
+A UTF-8 byte order mark is kept, as sacreBLEU keeps it (published scores
+depend on that), but reported through ``notices`` so the CLI can warn.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from .errors import InputError
+
+STDIN_NAME = "<stdin>"
+_BOM = "\ufeff"
+
+
+@dataclass
+class TextSource:
+    """The decoded text of one input and what is worth telling the user about it."""
+
+    name: str
+    text: str
+    notices: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """The lines as sacreBLEU scores them: split on ``\\n``, ``rstrip()``ped."""
+        return split_lines(self.text)
+
+    def raw_lines(self) -> list[str]:
+        """The lines before stripping (for splitting tab-separated columns)."""
+        return split_raw_lines(self.text)
+
+
+def read_bytes(path: str) -> bytes:
+    """The raw content of ``path`` (``.gz`` decompressed), or an InputError naming it."""
+    try:
+        if path.endswith(".gz"):
+            import gzip
+
+            with gzip.open(path, "rb") as handle:
+                return handle.read()
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise InputError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", source=path) from None
+    except PermissionError:
+        raise InputError("permission denied", source=path) from None
+    except (OSError, EOFError) as exc:  # gzip errors, I/O errors
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError(f"cannot read: {reason}", source=path) from None
+
+
+def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource:
+    """Decode raw bytes strictly, pointing at the file and line of any bad byte."""
+    if b"\x00" in data and encoding.lower().replace("_", "-") in ("utf-8", "utf8", "ascii", "latin-1"):
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        raise InputError("contains a NUL byte: binary or UTF-16 input? (see --encoding)", name, line)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"not valid {encoding}: byte {data[exc.start:exc.start + 1]!r} at column "
+            f"{exc.start - line_start + 1} (byte offset {exc.start}); see --encoding",
+            name, line,
+        ) from None
+    except LookupError:
+        raise InputError(f"unknown encoding '{encoding}'", name) from None
+    source = TextSource(name, text)
+    if text.startswith(_BOM):
+        source.notices.append(
+            f"{name} starts with a UTF-8 byte order mark; it is kept as part of the first "
+            "token, as sacreBLEU does, which lowers the score if the other side lacks it"
+        )
+    return source
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split on ``\\n`` only (a final newline ends the last line), then ``rstrip()``ped."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
+
+
+def split_raw_lines(text: str) -> list[str]:
+    """Lines split on ``\\n`` only, *not* stripped (for tab-separated columns)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def read_source(path: str, encoding: str = "utf-8") -> TextSource:
+    """Read a file (``-`` is not handled here: the CLI owns stdin)."""
+    if os.path.isdir(path):
+        raise InputError("is a directory, not a file", source=path)
+    return decode_source(read_bytes(path), path, encoding)
+
+
+def _ascii_compatible(encoding: str) -> bool:
+    """Whether ``\\n`` is the single byte 0x0A in this encoding (so bytes can be split on it)."""
+    try:
+        return "\n".encode(encoding) == b"\n" and "a".encode(encoding) == b"a"
+    except LookupError:
+        raise InputError(f"unknown encoding '{encoding}'") from None
+
+
+def iter_lines(
+    name: str,
+    stream: BinaryIO | None = None,
+    encoding: str = "utf-8",
+    notices: list[str] | None = None,
+    strip: bool = True,
+) -> Iterator[str]:
+    """Yield the ``rstrip()``ped lines of a file (or of ``stream``) one at a time.
+
+    With ``strip=False`` only a final ``\\r`` is removed, for input that is
+    split into tab-separated columns before each column is stripped.
+
+    The streaming twin of :func:`read_source` + ``lines()``: same splitting,
+    same strict decoding and the same errors (with the line number), but
+    constant memory, so a corpus of any size can be scored. Encodings in which
+    a newline is not the byte 0x0A (UTF-16, UTF-32) are decoded whole instead.
+    """
+    if not _ascii_compatible(encoding):
+        data = stream.read() if stream is not None else read_bytes(name)
+        source = decode_source(data, name, encoding)
+        if notices is not None:
+            notices.extend(source.notices)
+        yield from source.lines() if strip else source.raw_lines()
+        return
+    check_nul = codecs.lookup(encoding).name in _NUL_IS_SUSPICIOUS
+    handle = stream if stream is not None else _open_binary(name)
+    try:
+        for number, raw in enumerate(_read_raw_lines(handle, name), 1):
+            if check_nul and b"\x00" in raw:
+                raise InputError("contains a NUL byte: binary or UTF-16 input? (see --encoding)", name, number)
+            try:
+                line = raw.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"not valid {encoding}: byte {raw[exc.start:exc.start + 1]!r} at column {exc.start + 1}; "
+                    "see --encoding", name, number,
+                ) from None
+            if number == 1 and line.startswith(_BOM) and notices is not None:
+                notices.append(
+                    f"{name} starts with a UTF-8 byte order mark; it is kept as part of the first "
+                    "token, as sacreBLEU does, which lowers the score if the other side lacks it"
+                )
+            yield line.rstrip() if strip else (line[:-1] if line.endswith("\r") else line)
+    finally:
+        if stream is None:
+            handle.close()
+
+
+_NUL_IS_SUSPICIOUS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
+
+
+def _open_binary(path: str) -> BinaryIO:
+    if os.path.isdir(path):
+        raise InputError("is a directory, not a file", source=path)
+    try:
+        if path.endswith(".gz"):
+            import gzip
+
+            return gzip.open(path, "rb")  # type: ignore[return-value]
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise InputError("no such file", source=path) from None
+    except PermissionError:
+        raise InputError("permission denied", source=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", source=path) from None
+
+
+def _read_raw_lines(handle: BinaryIO, name: str) -> Iterator[bytes]:
+    """Lines split on b"\\n" only (binary iteration never splits on \\r)."""
+    try:
+        for raw in handle:
+            yield raw[:-1] if raw.endswith(b"\n") else raw
+    except (OSError, EOFError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError(f"cannot read: {reason}", source=name) from None

@@ -1,0 +1,126 @@
+"""Scoring any number of systems against references read in lockstep, in constant memory.
+
+sacreBLEU reads every file into memory before scoring. Here the references
+and all systems are consumed one segment at a time: each segment's reference
+statistics are computed once and reused for every system, and only running
+sums are kept, so memory does not grow with the corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import zip_longest
+from typing import Any
+
+from .errors import InputError, LengthMismatchError
+from .metrics.base import Metric, Score
+
+_END = object()
+
+
+def aligned_segments(
+    systems: Sequence[Iterable[str]],
+    references: Sequence[Iterable[str]],
+    system_names: Sequence[str],
+    reference_names: Sequence[str],
+) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """``(hypotheses, references)`` of each segment; unequal or empty streams are errors."""
+    iterators = [iter(s) for s in systems] + [iter(r) for r in references]
+    names = [*system_names, *reference_names]
+    n_systems = len(systems)
+    count = 0
+    for row in zip_longest(*iterators, fillvalue=_END):
+        if any(item is _END for item in row):
+            _length_error(row, count, iterators, names, n_systems)
+        count += 1
+        yield row[:n_systems], row[n_systems:]
+    if count == 0:
+        raise InputError(f"is empty (and so is {reference_names[0]})", system_names[0])
+
+
+def score_streams(
+    metric: Metric[Any],
+    systems: Sequence[Iterable[str]],
+    references: Sequence[Iterable[str]],
+    system_names: Sequence[str],
+    reference_names: Sequence[str],
+    jobs: int = 1,
+) -> list[Score]:
+    """Corpus scores of every system, reading all streams one segment at a time.
+
+    Each segment's reference statistics are computed once for all systems;
+    only running sums are kept. With ``jobs`` > 1 (0: one per CPU), chunks of
+    segments are scored in worker processes and their sums added up; the
+    statistics are integers, so the result is identical for every ``jobs``.
+    """
+    observed = [metric._observe(s) for s in systems]
+    segments = aligned_segments(observed, references, system_names, reference_names)
+    workers = resolve_jobs(jobs)
+    if workers == 1:
+        sums = _sum_segments(metric, segments, len(systems))
+    else:
+        from .parallel import sum_in_workers
+
+        sums = sum_in_workers(metric, segments, len(systems), workers, _sum_segments, add_sums)
+    metric.expect_references(len(references))
+    return [metric.score_from_statistics(total) for total in sums]  # type: ignore[arg-type]
+
+
+def resolve_jobs(jobs: int) -> int:
+    """``0`` means one worker per CPU; negative values are an error."""
+    if jobs < 0:
+        from .errors import OptionError
+
+        raise OptionError(f"--jobs must be 0 (all CPUs) or a positive number, got {jobs}")
+    if jobs == 0:
+        import os
+
+        return os.cpu_count() or 1
+    return jobs
+
+
+def _sum_segments(
+    metric: Metric[Any], segments: Iterable[tuple[tuple[str, ...], tuple[str, ...]]], n_systems: int
+) -> list[list[Any] | None]:
+    sums: list[list[Any] | None] = [None] * n_systems
+    for hyps, refs in segments:
+        info = metric._reference_info(refs)
+        for k, hyp in enumerate(hyps):
+            stats = metric._segment_statistics(hyp, info)
+            total = sums[k]
+            sums[k] = stats if total is None else [a + b for a, b in zip(total, stats)]
+    return sums
+
+
+def add_sums(left: list[list[Any] | None], right: list[list[Any] | None]) -> list[list[Any] | None]:
+    """Element-wise sum of two per-system lists of statistics (``None``: nothing yet)."""
+    return [b if a is None else a if b is None else [x + y for x, y in zip(a, b)] for a, b in zip(left, right)]
+
+
+def sentence_scores(
+    metric: Metric[Any],
+    system: Iterable[str],
+    references: Sequence[Iterable[str]],
+    system_name: str,
+    reference_names: Sequence[str],
+) -> Iterator[Score]:
+    """One score per segment, produced as the input is read (so ``| head`` stops early)."""
+    metric.expect_references(len(references))
+    for (hyp,), refs in aligned_segments([system], references, [system_name], reference_names):
+        yield metric.score_from_statistics(metric._segment_statistics(hyp, metric._reference_info(refs)))
+
+
+def _length_error(row: tuple, done: int, iterators: list[Iterator[str]], names: Sequence[str], n_systems: int) -> None:
+    """Count what is left of every stream so the message can give full line counts."""
+    counts = [done + (0 if item is _END else 1 + sum(1 for _ in it)) for item, it in zip(row, iterators)]
+    reference_count = counts[n_systems]
+    reference_name = names[n_systems]
+    for name, lines in zip(names, counts):
+        if lines != reference_count:
+            if lines == 0:
+                raise InputError(f"is empty, but reference {reference_name} has {reference_count} lines", name)
+            kind = "hypothesis" if names.index(name) < n_systems else "reference"
+            raise LengthMismatchError(
+                f"{kind} {name} has {lines} lines but reference {reference_name} has {reference_count}"
+            )
+    raise AssertionError("streams of equal length reported as different")  # pragma: no cover

@@ -1,0 +1,56 @@
+"""Shared fixtures: running the CLI through click's CliRunner and as a real subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bleucli.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def invoke(args: list[str], input: bytes | str | None = None, env: dict[str, str] | None = None) -> CliResult:
+    """Run ``bleucli ARGS`` in-process with CliRunner, stdout and stderr kept apart."""
+    runner = CliRunner()
+    result = runner.invoke(cli, args, input=input, env=env, catch_exceptions=False)
+    return CliResult(result.exit_code, result.stdout, result.stderr)
+
+
+def run_subprocess(args: list[str], stdin: bytes | None = None, **kwargs) -> subprocess.CompletedProcess:
+    """Run ``python -m bleucli ARGS`` as a real process (the package from this checkout)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("BLEUCLI_FORMAT", None)
+    return subprocess.run([sys.executable, "-m", "bleucli", *args], input=stdin, capture_output=True,
+                          env=env, cwd=REPO, **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("BLEUCLI_FORMAT", "BLEUCLI_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def example_ref() -> str:
+    return str(EXAMPLES / "ref.de")
+
+
+@pytest.fixture
+def example_sys() -> str:
+    return str(EXAMPLES / "Online-B.de")
