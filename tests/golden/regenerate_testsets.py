@@ -2,7 +2,7 @@
 
 Run with the oracle installed: ``/tmp/dev/bin/python tests/golden/regenerate_testsets.py``.
 It builds the same raw archives as ``tests/testsets/conftest.py`` (from the
-WMT22 lines in tests/data/testsets), lays them out the way sacreBLEU's cache
+WMT22 lines in tests/testsets/data), lays them out the way sacreBLEU's cache
 expects (``<SACREBLEU>/<name>/raw/``), runs sacreBLEU's own dataset classes
 and filters on them, and writes ``tests/golden/testsets_sacrebleu.json``:
 per (set, pair) the field names, and the sha256 and line count of every field

@@ -1,5 +1,5 @@
 """Fixtures for the test-set tests: a fault-injecting HTTP server on 127.0.0.1, real
-archives built from WMT22 lines (tests/data/testsets), and a registry pointing at them.
+archives built from WMT22 lines (tests/testsets/data), and a registry pointing at them.
 
 No test here touches the internet: the registry only names 127.0.0.1 URLs, and
 ``BLEUCLI_CACHE_DIR``/``BLEUCLI_TESTSETS`` point into ``tmp_path``.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "testsets"
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def data_lines(name: str) -> list[str]:
