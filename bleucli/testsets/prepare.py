@@ -92,10 +92,6 @@ def _verify_download_file(path: Path, download: Download) -> bool:
     return digests[algorithm] == expected
 
 
-def _sha256_of(path: Path) -> str:
-    return cache.file_digests(path, ("sha256",))[0]["sha256"]
-
-
 def ensure_download(ctx: CacheContext, download: Download) -> Path:
     """The verified local copy of a download, fetching it if missing or damaged."""
     path = download_path(ctx, download)
