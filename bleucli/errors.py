@@ -51,3 +51,98 @@ class SignatureMismatchError(BleucliError):
             for key, exp, got in differences
         )
         super().__init__(f"signature mismatch ({listed})")
+
+
+# --- Test sets, downloads and the cache -------------------------------------
+# Each kind maps to its own CLI exit code (see NOTES-testsets.md): a CI script
+# can tell "the network is down" (retry later) from "the data is corrupt"
+# (investigate) from "the archive is hostile" (do not retry).
+
+
+class TestSetError(BleucliError):
+    """Base class for test-set problems (registry, download, cache)."""
+
+    __test__ = False  # not a pytest test class despite the name
+
+
+class UnknownTestSetError(TestSetError, OptionError):
+    """The requested test set is not in the registry; ``suggestions`` holds close names."""
+
+    def __init__(self, name: str, suggestions: list[str] | None = None) -> None:
+        self.name = name
+        self.suggestions = list(suggestions or [])
+        hint = f" (did you mean: {', '.join(self.suggestions)}?)" if self.suggestions else ""
+        super().__init__(f"unknown test set '{name}'{hint}; run with --list to see the available test sets")
+
+
+class UnknownLanguagePairError(TestSetError, OptionError):
+    """The test set has no such language pair; ``available`` lists the ones it has."""
+
+    def __init__(self, testset: str, pair: str, available: list[str]) -> None:
+        self.testset = testset
+        self.pair = pair
+        self.available = list(available)
+        super().__init__(f"test set '{testset}' has no language pair '{pair}' "
+                         f"(available: {', '.join(self.available)})")
+
+
+class UnknownFieldError(TestSetError, OptionError):
+    """``--echo`` asked for a field the test set does not have."""
+
+    def __init__(self, testset: str, pair: str, field: str, available: list[str]) -> None:
+        self.testset = testset
+        self.pair = pair
+        self.field = field
+        self.available = list(available)
+        super().__init__(f"no field '{field}' in test set {testset} for language pair {pair} "
+                         f"(available: {', '.join(self.available)})")
+
+
+class RegistryError(TestSetError):
+    """The registry file (testsets.yaml) is unreadable or violates the schema.
+
+    The message names the file, and the test set and field when the problem is tied to one.
+    """
+
+
+class DownloadError(TestSetError):
+    """A file could not be downloaded (network failure, HTTP error, timeout, size cap)."""
+
+    def __init__(self, message: str, url: str | None = None) -> None:
+        self.url = url
+        super().__init__(message)
+
+
+class RedirectError(DownloadError):
+    """A server redirected to a scheme bleucli refuses (file://, ftp://, https -> http)."""
+
+
+class IntegrityError(TestSetError):
+    """Downloaded or cached data does not match its checksum.
+
+    ``expected`` and ``actual`` are the two digests; nothing unverified is kept
+    under a final name when this is raised.
+    """
+
+    def __init__(self, message: str, url: str | None = None, expected: str | None = None,
+                 actual: str | None = None) -> None:
+        self.url = url
+        self.expected = expected
+        self.actual = actual
+        super().__init__(message)
+
+
+class NotCachedError(TestSetError):
+    """Offline mode was requested and the data is not (or no longer validly) cached."""
+
+
+class UnsafeArchiveError(TestSetError):
+    """An archive member would escape the extraction directory or is not a plain file."""
+
+    def __init__(self, message: str, member: str | None = None) -> None:
+        self.member = member
+        super().__init__(message)
+
+
+class CacheError(TestSetError):
+    """The cache directory itself is unusable (a file, not writable when it must be)."""

@@ -72,11 +72,15 @@ def cli() -> None:
 
 
 def _register_commands() -> None:
+    from .cache import cache
     from .score import score
     from .signature import signature
+    from .testsets import register_exit_codes
 
     cli.add_command(score)
     cli.add_command(signature)
+    cli.add_command(cache)
+    register_exit_codes()
 
 
 _register_commands()

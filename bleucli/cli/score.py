@@ -12,6 +12,7 @@ from ..errors import SignatureMismatchError
 from ..version import __version__
 from . import report
 from .output import emit
+from .testsets import testset_options
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 FORMATS = ("json", "text")
@@ -58,12 +59,15 @@ def _tokenizer_names() -> list[str]:
 @click.option("--expect-signature", metavar="SIG", default=None,
               help="Fail with exit code 7 if the signature differs from SIG (a value of '*' matches anything, e.g. version:*).")
 @click.version_option(__version__, "-V", "--version", prog_name="bleucli", message="%(prog)s %(version)s")
+@testset_options
 def score(**options: Any) -> int:
     """Score hypotheses against reference files REF... with BLEU.
 
     Hypotheses come from stdin (one segment per line) or -i FILE...; give the
-    references before -i. Exit codes: 0 ok, 1 internal error, 2 usage,
-    3 bad input data, 7 signature mismatch, 141 broken pipe.
+    references before -i, or score against a standard test set with -t NAME -l PAIR.
+    Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 download
+    failed, 5 checksum/corrupt cache, 6 unsafe archive or bad registry,
+    7 signature mismatch, 141 broken pipe.
     """
     return run_score(options)
 
@@ -88,19 +92,30 @@ def _score(o: dict[str, Any]) -> int:
     from ..metrics.bleu import BLEU
     from ..streaming import score_streams, sentence_scores
 
+    from . import testsets as tscli
+
+    code = tscli.early_action(o)
+    if code is not None:
+        return code
     _check_conflicts(o)
+    data = tscli.test_data_for(o)
     if o["smooth_value"] is not None and o["smooth_method"] in ("exp", "none"):
         report_notice(o, f"--smooth-value is ignored by the {o['smooth_method']} smoothing method")
     metric = BLEU(
         lowercase=o["lowercase"], force=o["force"], tokenize=o["tokenize"],
         smooth_method=o["smooth_method"], smooth_value=o["smooth_value"],
         max_ngram_order=o["max_order"], effective_order=o["sentence_level"],
+        trg_lang=tscli.target_language(o),
     )
     if o["expect_signature"] is not None:  # a malformed expectation is a usage error, before any work
         _parse_expected(o["expect_signature"], metric.name)
 
     notices: list[str] = []
-    ref_names, references = open_references(o["refs"], o["num_refs"], o["encoding"], notices)
+    if data is not None:
+        ref_names, references = tscli.reference_names(data), data.references
+        o["_json_extra"] = tscli.json_extra(data)
+    else:
+        ref_names, references = open_references(o["refs"], o["num_refs"], o["encoding"], notices)
     system_names: list[str] = []
     systems = []
     for path in list(o["inputs"]) or ["-"]:
@@ -108,14 +123,23 @@ def _score(o: dict[str, Any]) -> int:
         names, streams = open_system(path, o["encoding"], notices, stdin, o["tsv"])
         system_names.extend(names)
         systems.extend(streams)
+    if data is not None:
+        systems = tscli.filter_systems(data, system_names, systems)
 
     if o["sentence_level"]:
         metric.expect_references(len(references))
-        _check_expected_signature(o, metric.signature())
+        signature = metric.signature()
+        if data is not None:
+            signature = signature.with_fields(**data.signature_fields())
+        _check_expected_signature(o, signature)
         results = sentence_scores(metric, systems[0], references, system_names[0], ref_names)
+        if data is not None:
+            results = (tscli.with_test_signature(data, r) for r in results)
         _print_sentences(o, results, notices)
         return 0
     scores = score_streams(metric, systems, references, system_names, ref_names, jobs=o["jobs"])
+    if data is not None:
+        scores = [tscli.with_test_signature(data, s) for s in scores]
     _show_notices(o, notices)
     _check_expected_signature(o, scores[0].signature)
     _print_corpus(o, system_names, [[score] for score in scores])
@@ -191,7 +215,9 @@ def _print_corpus(o: dict[str, Any], names: list[str], scores: list[list[Any]]) 
     if o["score_only"]:
         emit("\n".join(f"{s.score:.{width}f}" for s in row))
     elif fmt == "json":
-        emit(to_json(score_dict(row[0])) if len(row) == 1 else to_json([score_dict(s) for s in row]))
+        extra = o.get("_json_extra") or {}
+        emit(to_json({**score_dict(row[0]), **extra}) if len(row) == 1
+             else to_json([{**score_dict(s), **extra} for s in row]))
     else:
         emit("\n".join(text_lines(row, width, short)))
 

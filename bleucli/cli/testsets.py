@@ -1,0 +1,231 @@
+"""sacreBLEU's test-set flags for ``bleucli [score]``: -t/-l, --echo, --list, --citation, --download,
+--origlang, --subset, plus --cache-dir, --offline and --testsets.
+
+Everything here is a thin layer over :mod:`bleucli.testsets`; the library does
+the work and raises typed errors, mapped to exit codes by :func:`register_exit_codes`.
+requests and PyYAML are imported only when a test-set option is actually used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from . import report
+from .output import emit
+
+_OPTIONS = [
+    click.option("-t", "--test-set", "test_set", default=None, metavar="NAME[,NAME...]",
+                 help="Score against a standard test set (a comma list concatenates sets); see --list."),
+    click.option("-l", "--language-pair", "langpair", default=None, metavar="SRC-TGT",
+                 help="Language pair of the test set (also picks the default tokenizer, e.g. zh)."),
+    click.option("--echo", "echo", multiple=True, metavar="FIELD...",
+                 help="Print fields of the test set (src, ref, ref:NAME, docid, genre, origlang, domain, "
+                      "system names, or all), tab-separated, and exit."),
+    click.option("--list", "list_sets", is_flag=True,
+                 help="List test sets (filtered by -l), or the fields of -t, and exit."),
+    click.option("--citation", "--cite", "citation", is_flag=True, help="Print the BibTeX citation of -t and exit."),
+    click.option("--download", "download", default=None, metavar="NAME",
+                 help="Download and prepare a test set (all pairs, or -l) and exit."),
+    click.option("-ol", "--origlang", default=None, metavar="LANG",
+                 help="Only segments whose original language is LANG ('non-LANG' negates)."),
+    click.option("--subset", default=None, metavar="REGEX",
+                 help="Only segments whose document domain/annotation matches REGEX."),
+    click.option("--cache-dir", default=None, metavar="DIR", envvar="BLEUCLI_CACHE_DIR",
+                 help="Test-set cache directory. Env: BLEUCLI_CACHE_DIR [default: the user cache dir]."),
+    click.option("--offline", is_flag=True, default=None,
+                 help="Never use the network; fail if data is not cached. Env: BLEUCLI_OFFLINE=1."),
+    click.option("--testsets", "testsets_registry", default=None, metavar="PATH", envvar="BLEUCLI_TESTSETS",
+                 help="Test-set registry file. Env: BLEUCLI_TESTSETS [default: the shipped testsets.yaml]."),
+]
+
+TESTSET_KEYS = ("test_set", "langpair", "echo", "list_sets", "citation", "download", "origlang", "subset",
+                "cache_dir", "offline", "testsets_registry")
+
+
+def testset_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the test-set options to a click command."""
+    for option in reversed(_OPTIONS):
+        command = option(command)
+    return command
+
+
+def register_exit_codes() -> None:
+    """Map the test-set errors to the documented exit codes (see the README)."""
+    from ..errors import (
+        CacheError,
+        DownloadError,
+        IntegrityError,
+        NotCachedError,
+        RedirectError,
+        RegistryError,
+        UnsafeArchiveError,
+    )
+    from .report import ExitCode, register
+
+    register(CacheError, ExitCode.DATA)
+    register(DownloadError, ExitCode.NETWORK)
+    register(IntegrityError, ExitCode.INTEGRITY)
+    register(NotCachedError, ExitCode.INTEGRITY)
+    register(UnsafeArchiveError, ExitCode.UNSAFE)
+    register(RegistryError, ExitCode.UNSAFE)
+    register(RedirectError, ExitCode.UNSAFE)
+
+
+# ------------------------------------------------------------------ progress
+
+class ProgressBar:
+    """A one-line download bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.last = 0.0
+        self.url: str | None = None
+
+    @classmethod
+    def if_tty(cls) -> ProgressBar | None:
+        try:
+            return cls() if sys.stderr is not None and sys.stderr.isatty() else None
+        except (ValueError, OSError):
+            return None
+
+    def __call__(self, url: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        finished = total is not None and done >= total
+        if url == self.url and now - self.last < 0.1 and not finished:
+            return
+        self.url, self.last = url, now
+        name = url.rsplit("/", 1)[-1]
+        if total:
+            filled = int(30 * done / total)
+            text = f"\rDownloading {name} [{'#' * filled}{'.' * (30 - filled)}] {done / 1e6:.1f}/{total / 1e6:.1f} MB"
+        else:
+            text = f"\rDownloading {name} {done / 1e6:.1f} MB"
+        try:
+            self.stream.write(text + ("\n" if finished else ""))
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _library_kwargs(o: dict[str, Any]) -> dict[str, Any]:
+    return {"cache_dir": o["cache_dir"], "offline": o["offline"] or None, "registry": o["testsets_registry"],
+            "progress": ProgressBar.if_tty()}
+
+
+# ------------------------------------------------------------------ actions that replace scoring
+
+def early_action(o: dict[str, Any]) -> int | None:
+    """Run --download/--list/--citation/--echo if given; ``None`` means "go on and score"."""
+    from .. import testsets as ts
+
+    if o["download"]:
+        paths = ts.download(o["download"], o["langpair"], **_library_kwargs(o))
+        if not o.get("quiet"):
+            report_info(f"{o['download']}: {len(paths)} language pair(s) ready in the cache")
+        return 0
+    if o["list_sets"]:
+        _list(o)
+        return 0
+    if o["citation"]:
+        if not o["test_set"]:
+            raise click.UsageError("--citation needs a test set (-t)")
+        found = False
+        for name in ts.split_test_sets(o["test_set"]):
+            text = ts.citation(name, registry=o["testsets_registry"])
+            if text is None:
+                report.warning(f"no citation found for {name}")
+            else:
+                found = True
+                emit(text.rstrip("\n"))
+        return 0 if found else 3
+    if o["echo"]:
+        if not o["test_set"] or not o["langpair"]:
+            raise click.UsageError("--echo needs a test set (-t) and a language pair (-l)")
+        _check_names(o)
+        lines = ts.echo(o["test_set"], o["langpair"], list(o["echo"]), origlang=o["origlang"], subset=o["subset"],
+                        **_library_kwargs(o))
+        emit("\n".join(lines))
+        return 0
+    return None
+
+
+def report_info(message: str) -> None:
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write(f"bleucli: {report.one_line(message)}\n")
+        except (OSError, ValueError):
+            pass
+
+
+def _list(o: dict[str, Any]) -> None:
+    from .. import testsets as ts
+
+    if o["test_set"]:
+        name = o["test_set"]
+        pairs = [o["langpair"]] if o["langpair"] else ts.language_pairs(name, registry=o["testsets_registry"])
+        for pair in pairs:
+            emit(f"{pair}: {', '.join(ts.fields(name, pair, **_library_kwargs(o)))}")
+        return
+    sets = ts.list_testsets(o["langpair"], registry=o["testsets_registry"])
+    header = f"The available test sets for {o['langpair']} are:" if o["langpair"] else "The available test sets are:"
+    emit("\n".join([header, *(f"{name:<30}: {description}" for name, description in sets)]))
+
+
+def _check_names(o: dict[str, Any]) -> None:
+    """Unknown set/pair errors before any download (with suggestions / the available pairs)."""
+    from .. import testsets as ts
+
+    for name in ts.split_test_sets(o["test_set"]):
+        ts.describe(name, registry=o["testsets_registry"]).pair(o["langpair"])
+
+
+# ------------------------------------------------------------------ scoring against a test set
+
+def test_data_for(o: dict[str, Any]) -> Any | None:
+    """The :class:`bleucli.testsets.TestData` for ``-t``, or ``None`` when scoring reference files."""
+    if not o["test_set"]:
+        if o["origlang"] or o["subset"]:
+            raise click.UsageError("--origlang and --subset need a test set (-t)")
+        return None
+    if o["refs"]:
+        raise click.UsageError("give either a test set (-t) or reference files, not both")
+    if not o["langpair"]:
+        raise click.UsageError("-t needs a language pair (-l); see --list -t NAME for the available ones")
+    if o.get("num_refs", 1) != 1:
+        raise click.UsageError("--num-refs applies to reference files, not to -t")
+    from .. import testsets as ts
+
+    _check_names(o)
+    return ts.load_test_data(o["test_set"], o["langpair"], origlang=o["origlang"], subset=o["subset"],
+                             **_library_kwargs(o))
+
+
+def target_language(o: dict[str, Any]) -> str:
+    pair = o.get("langpair") or ""
+    return pair.split("-", 1)[1] if "-" in pair else ""
+
+
+def reference_names(data: Any) -> list[str]:
+    return [f"{data.test}:{'+'.join(fields)}" for fields in zip(*data.reference_fields)] or [data.test]
+
+
+def filter_systems(data: Any, names: list[str], streams: list[Any]) -> list[list[str]]:
+    """Hypotheses must cover the full set(s); then the --origlang/--subset filter applies to them too."""
+    return [data.filter_hypotheses(list(stream), source=name) for name, stream in zip(names, streams)]
+
+
+def with_test_signature(data: Any, score: Any) -> Any:
+    """The score with ``test:``/``lang:`` (and origlang/subset) in its signature."""
+    return dataclasses.replace(score, signature=score.signature.with_fields(**data.signature_fields()))
+
+
+def json_extra(data: Any) -> dict[str, Any]:
+    """What the JSON output adds for a test set: its names, pair and the reference data hash."""
+    return {"test_set": {"name": data.test, "language_pair": data.pair, "data_sha256": data.data_hash,
+                         "origlang": data.origlang, "subset": data.subset}}

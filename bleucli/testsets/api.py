@@ -1,0 +1,354 @@
+"""Public API for test sets: list, describe, download, read fields, filter, score against.
+
+Every function takes the same keyword options:
+
+* ``cache_dir``: the cache root (default ``$BLEUCLI_CACHE_DIR`` or the user cache dir);
+* ``offline``: never open a socket (default ``$BLEUCLI_OFFLINE``); missing data
+  raises :class:`~bleucli.errors.NotCachedError`;
+* ``progress``: ``progress(url, bytes_done, bytes_total_or_None)`` called while
+  downloading (the CLI draws a bar on a TTY; the library never prints);
+* ``registry``: a :class:`~bleucli.testsets.registry.Registry` or a path to a
+  registry file (default ``$BLEUCLI_TESTSETS`` or the shipped ``testsets.yaml``).
+
+Lines are returned as sacreBLEU's CLI uses them (trailing whitespace removed),
+so ``-t NAME -l PAIR`` scores exactly what sacreBLEU scores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, LengthMismatchError, OptionError, UnknownFieldError
+from .cache import offline_requested, resolve_cache_root
+from .downloader import ProgressCallback
+from .formats import ref_field_names
+from .prepare import CacheContext, PairData, load_pair, pair_dir
+from .registry import Registry, TestSet, load_registry
+
+RegistryLike = Registry | str | os.PathLike[str] | None
+
+
+def _registry(registry: RegistryLike) -> Registry:
+    if isinstance(registry, Registry):
+        return registry
+    return load_registry(registry)
+
+
+def _context(cache_dir: str | os.PathLike[str] | None, offline: bool | None,
+             progress: ProgressCallback | None) -> CacheContext:
+    return CacheContext(root=resolve_cache_root(cache_dir), offline=offline_requested(offline),
+                        progress=progress)
+
+
+def split_test_sets(test_sets: str | Sequence[str]) -> list[str]:
+    """``"wmt17,wmt16"`` or a list -> names (a comma list concatenates sets, as in sacreBLEU)."""
+    names = [n.strip() for n in test_sets.split(",")] if isinstance(test_sets, str) else list(test_sets)
+    if not names or any(not n for n in names):
+        raise OptionError(f"invalid test set list {test_sets!r}")
+    return names
+
+
+# --------------------------------------------------------------------------- registry queries
+
+def list_testsets(pair: str | None = None, *, registry: RegistryLike = None) -> list[tuple[str, str]]:
+    """``(name, description)`` of every test set, sorted by name.
+
+    With ``pair``, only sets having that pair *in either direction* (sacreBLEU's
+    ``--list -l`` behaviour; note that some sets, e.g. mtedx, are directional).
+    """
+    reg = _registry(registry)
+    out = []
+    for name, testset in reg.testsets.items():
+        if pair is not None:
+            reverse = "-".join(reversed(pair.split("-", 1)))
+            if pair not in testset.pairs and reverse not in testset.pairs:
+                continue
+        out.append((name, testset.description))
+    return sorted(out)
+
+
+def describe(name: str, *, registry: RegistryLike = None) -> TestSet:
+    """The registry entry of a test set (raises UnknownTestSetError with suggestions)."""
+    return _registry(registry).get(name)
+
+
+def language_pairs(name: str, *, registry: RegistryLike = None) -> list[str]:
+    """The language pairs of a test set, in registry order."""
+    return list(describe(name, registry=registry).pairs)
+
+
+def citation(name: str, *, registry: RegistryLike = None) -> str | None:
+    """The BibTeX citation of a test set, or ``None`` when the registry has none."""
+    return describe(name, registry=registry).citation
+
+
+def _static_fields(testset: TestSet, pair: str) -> list[str] | None:
+    """Field names known without the data (every format but wmt-xml, whose systems vary)."""
+    spec = testset.pair(pair)
+    if testset.format == "wmt-xml":
+        return None
+    return ["src", *ref_field_names(len(spec.ref_locations)), *testset.meta]
+
+
+def _load(name: str, pair: str, needed: list[str] | None, cache_dir: Any, offline: bool | None,
+          progress: ProgressCallback | None, registry: RegistryLike) -> tuple[TestSet, PairData, dict[str, list[str]]]:
+    reg = _registry(registry)
+    testset = reg.get(name)
+    testset.pair(pair)
+    data, lines = load_pair(_context(cache_dir, offline, progress), reg, testset, pair, needed)
+    return testset, data, lines
+
+
+def fields(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None = None,
+           progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+    """The echoable fields of a (set, pair): src, references, metadata, system outputs.
+
+    Known from the registry for all formats except WMT XML, which needs the
+    data (it lists the systems in the file).
+    """
+    static = _static_fields(_registry(registry).get(name), pair)
+    if static is not None:
+        return static
+    _, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry)
+    return data.field_names
+
+
+def reference_fields(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None = None,
+                     progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+    """The reference fields used for scoring by default (WMT XML: the registry's labels)."""
+    testset = _registry(registry).get(name)
+    if testset.format != "wmt-xml":
+        return ref_field_names(len(testset.pair(pair).ref_locations))
+    _, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry)
+    return data.scoring_refs
+
+
+def download(name: str, pair: str | None = None, *, cache_dir: Any = None, offline: bool | None = None,
+             progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[Path]:
+    """Download and process a test set (all pairs, or one); returns the processed pair directories."""
+    reg = _registry(registry)
+    testset = reg.get(name)
+    pairs = [pair] if pair is not None else list(testset.pairs)
+    ctx = _context(cache_dir, offline, progress)
+    out = []
+    for p in pairs:
+        testset.pair(p)
+        load_pair(ctx, reg, testset, p, None)
+        out.append(pair_dir(ctx, testset, p))
+    return out
+
+
+# --------------------------------------------------------------------------- fields and filters
+
+def _resolve_field(testset: TestSet, pair: str, data: PairData, requested: str) -> str:
+    names = data.field_names
+    if requested == "ref" and "ref" not in names:
+        refs = [n for n in names if n.startswith("ref")]
+        if refs:
+            return min(refs)  # sacreBLEU's backwards-compatible 'ref'
+    if requested not in names:
+        raise UnknownFieldError(testset.name, pair, requested, names)
+    return requested
+
+
+def _mask(testset: TestSet, pair: str, records: list[str] | None, origlang: str | None,
+          subset: str | None) -> list[bool]:
+    """Which segments ``--origlang``/``--subset`` keep, with sacreBLEU's exact semantics."""
+    if testset.format not in ("wmt-sgml", "wmt-xml") or records is None:
+        raise OptionError(f"--origlang and --subset need a WMT SGML or WMT XML test set; "
+                          f"{testset.name} is {testset.format}")
+    if subset is not None and subset.startswith("country:"):
+        subset = subset[len("country:"):]
+    if subset is not None and testset.format == "wmt-sgml" and not testset.subsets:
+        raise OptionError(f"no subset annotation available for test set {testset.name}")
+    try:
+        pattern = re.compile(subset) if subset is not None else None
+    except re.error as exc:
+        raise OptionError(f"invalid --subset regular expression {subset!r}: {exc}") from None
+    keep = []
+    for record in records:
+        in_doc, doc_origlang, third = json.loads(record)
+        if not in_doc:
+            keep.append(False)
+            continue
+        if origlang is None:
+            include = True
+        elif origlang.startswith("non-"):
+            include = doc_origlang != origlang[4:]
+        else:
+            include = doc_origlang == origlang
+        if pattern is not None:
+            target = testset.subsets.get(third or "", "") if testset.format == "wmt-sgml" else third
+            if target is None or not pattern.search(target):
+                include = False
+        keep.append(include)
+    return keep
+
+
+def _filtered(lines: list[str], keep: list[bool] | None) -> list[str]:
+    return lines if keep is None else [line for line, k in zip(lines, keep) if k]
+
+
+def get_field_lines(name: str, pair: str, field_name: str, *, origlang: str | None = None,
+                    subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
+                    progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+    """The lines of one field (``src``, ``ref``, ``ref:A``, ``docid``, a system name...).
+
+    ``origlang`` (``xx`` or ``non-xx``) and ``subset`` (a regex) select
+    segments as sacreBLEU's ``--origlang``/``--subset`` do.
+    """
+    return echo_fields(name, pair, [field_name], origlang=origlang, subset=subset, cache_dir=cache_dir,
+                       offline=offline, progress=progress, registry=registry)[0]
+
+
+def echo_fields(name: str, pair: str, requested: Sequence[str], *, origlang: str | None = None,
+                subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
+                progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[list[str]]:
+    """Several fields of one set at once (one verified read); ``["all"]`` means every field."""
+    testset, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry)
+    if "all" in requested:
+        if len(requested) != 1:
+            raise OptionError("'all' cannot be combined with other fields")
+        requested = data.field_names
+    resolved = [_resolve_field(testset, pair, data, r) for r in requested]
+    filtering = origlang is not None or subset is not None
+    needed = list(dict.fromkeys(resolved + ([".filter"] if filtering else [])))
+    testset, data, lines = _load(name, pair, needed, cache_dir, offline, progress, registry)
+    keep = _mask(testset, pair, lines.get(".filter"), origlang, subset) if filtering else None
+    return [_filtered([line.rstrip() for line in lines[r]], keep) for r in resolved]
+
+
+def echo(test_sets: str | Sequence[str], pair: str, requested: Sequence[str], *, origlang: str | None = None,
+         subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
+         progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+    """``--echo``: the requested fields of each set, tab-joined per segment, sets concatenated."""
+    out: list[str] = []
+    for name in split_test_sets(test_sets):
+        columns = echo_fields(name, pair, list(requested), origlang=origlang, subset=subset,
+                              cache_dir=cache_dir, offline=offline, progress=progress, registry=registry)
+        out.extend("\t".join(values) for values in zip(*columns))
+    return out
+
+
+def get_source(name: str, pair: str, **kwargs: Any) -> list[str]:
+    """The source lines of a (set, pair)."""
+    return get_field_lines(name, pair, "src", **kwargs)
+
+
+def get_references(name: str, pair: str, *, origlang: str | None = None, subset: str | None = None,
+                   cache_dir: Any = None, offline: bool | None = None, progress: ProgressCallback | None = None,
+                   registry: RegistryLike = None) -> list[list[str]]:
+    """The default scoring references as streams: ``refs[k][i]`` is reference k of segment i."""
+    data = load_test_data(name, pair, origlang=origlang, subset=subset, cache_dir=cache_dir, offline=offline,
+                          progress=progress, registry=registry)
+    return data.references
+
+
+def default_tokenizer(pair: str) -> str:
+    """The BLEU tokenizer sacreBLEU uses by default for the pair's target language."""
+    from ..tokenizers import default_tokenizer_for
+
+    return default_tokenizer_for(pair.split("-", 1)[1] if "-" in pair else None)
+
+
+# --------------------------------------------------------------------------- scoring data
+
+@dataclass(frozen=True)
+class TestData:
+    """References of one or more concatenated test sets, ready for scoring.
+
+    ``references`` are already filtered by ``origlang``/``subset``; hypotheses
+    must cover the *full* sets (``full_length`` lines) and go through
+    :meth:`filter_hypotheses`, which checks the length before filtering (so a
+    short hypothesis file is an error, not a silently truncated score).
+    """
+
+    __test__ = False
+
+    test_sets: tuple[str, ...]
+    pair: str
+    references: list[list[str]]
+    full_length: int
+    keep: tuple[bool, ...] | None
+    data_hash: str
+    reference_fields: tuple[tuple[str, ...], ...]
+    origlang: str | None = None
+    subset: str | None = None
+
+    @property
+    def test(self) -> str:
+        return ",".join(self.test_sets)
+
+    @property
+    def default_tokenizer(self) -> str:
+        return default_tokenizer(self.pair)
+
+    def signature_fields(self) -> dict[str, str | None]:
+        """Keyword arguments for ``Signature.build``/``with_fields``: test, lang, origlang, subset."""
+        return {"test": self.test, "lang": self.pair, "origlang": self.origlang, "subset": self.subset}
+
+    def filter_hypotheses(self, lines: Sequence[str], source: str = "hypotheses") -> list[str]:
+        """Check that ``lines`` covers the full test set(s), then apply the subset filter."""
+        if len(lines) != self.full_length:
+            raise LengthMismatchError(f"{source} has {len(lines)} lines but test set {self.test} ({self.pair}) "
+                                      f"has {self.full_length}")
+        return list(lines) if self.keep is None else [line for line, k in zip(lines, self.keep) if k]
+
+
+def load_test_data(test_sets: str | Sequence[str], pair: str, *, origlang: str | None = None,
+                   subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
+                   progress: ProgressCallback | None = None, registry: RegistryLike = None) -> TestData:
+    """Everything needed to score against ``-t test_sets -l pair`` (see :class:`TestData`)."""
+    reg = _registry(registry)
+    names = split_test_sets(test_sets)
+    for name in names:
+        reg.get(name).pair(pair)  # fail fast on an unknown set or pair before any download
+    filtering = origlang is not None or subset is not None
+    streams: list[list[str]] | None = None
+    keep_all: list[bool] = []
+    full_length = 0
+    digest = hashlib.sha256()
+    ref_fields = []
+    for name in names:
+        testset, data, _ = _load(name, pair, [], cache_dir, offline, progress, reg)
+        refs = data.scoring_refs
+        if not refs:
+            raise InputError(f"no references found for test set {name}/{pair} "
+                             f"(fields: {', '.join(data.field_names)})")
+        needed = refs + ([".filter"] if filtering else [])
+        testset, data, lines = _load(name, pair, needed, cache_dir, offline, progress, reg)
+        if streams is None:
+            streams = [[] for _ in refs]
+        elif len(streams) != len(refs):
+            raise OptionError(f"cannot concatenate test sets with different numbers of references "
+                              f"({names[0]}: {len(streams)}, {name}: {len(refs)})")
+        set_length = len(lines[refs[0]])
+        keep = _mask(testset, pair, lines.get(".filter"), origlang, subset) if filtering else None
+        for k, ref in enumerate(refs):
+            streams[k].extend(_filtered([line.rstrip() for line in lines[ref]], keep))
+        if keep is not None:
+            keep_all.extend(keep)
+        full_length += set_length
+        ref_fields.append(tuple(refs))
+        digest.update(f"{name}\0{pair}\0".encode())
+        for ref in refs:
+            digest.update(f"{ref}\0{data.field_sha256(ref)}\n".encode())
+    assert streams is not None
+    if not streams[0]:
+        what = "".join(f" {k}={v}" for k, v in (("origlang", origlang), ("subset", subset)) if v is not None)
+        raise InputError(f"test set {','.join(names)} ({pair}) contains no sentence{' with' + what if what else ''}")
+    return TestData(test_sets=tuple(names), pair=pair, references=streams, full_length=full_length,
+                    keep=tuple(keep_all) if filtering else None, data_hash=digest.hexdigest(),
+                    reference_fields=tuple(ref_fields), origlang=origlang, subset=subset)
+
+
+def data_hash(test_sets: str | Sequence[str], pair: str, **kwargs: Any) -> str:
+    """sha256 identifying the reference data used for scoring (for the JSON output)."""
+    return load_test_data(test_sets, pair, **kwargs).data_hash

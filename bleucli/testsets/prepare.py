@@ -1,0 +1,336 @@
+"""Make a (test set, language pair) available in the cache, and read it back verified.
+
+The pipeline is download -> extract -> process; each stage's output is
+published atomically and re-verified by the next stage, so a run killed at
+any point leaves a cache the next run repairs without help:
+
+* a download is used only after its checksum matched (re-hashed when it is
+  read for extraction or processing, so a damaged file is fetched again);
+* an extraction is used only if its manifest exists (written last) and
+  belongs to the archive's current checksum; each member read is re-hashed;
+* a processed pair is used only if its manifest exists (written last), was
+  built from the same registry entry, and each field file matches its sha256.
+
+Anything that fails these checks is rebuilt (or, offline, reported with
+:class:`NotCachedError`). Locks only avoid duplicate work.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import CacheError, IntegrityError, NotCachedError
+from . import cache
+from .cache import EXTRACT_MANIFEST, MANIFEST, PROCESSING_VERSION
+from .crash import crash_point
+from .downloader import DownloadPolicy, ProgressCallback, fetch
+from .registry import Download, Location, PairSpec, Registry, TestSet
+
+
+@dataclass(frozen=True)
+class CacheContext:
+    """Where the cache is and how to fill it (threaded through every call)."""
+
+    root: Path
+    offline: bool = False
+    policy: DownloadPolicy | None = None
+    progress: ProgressCallback | None = None
+
+
+def _safe_name(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "._-+" else "_" for c in name)
+
+
+def download_dir(ctx: CacheContext, download: Download) -> Path:
+    return ctx.root / "downloads" / download.id
+
+
+def download_path(ctx: CacheContext, download: Download) -> Path:
+    return download_dir(ctx, download) / _safe_name(download.basename)
+
+
+def pair_dir(ctx: CacheContext, testset: TestSet, pair: str) -> Path:
+    return ctx.root / "testsets" / testset.dirname / pair
+
+
+def spec_digest(registry: Registry, testset: TestSet, pair: PairSpec) -> str:
+    """A digest of everything in the registry that determines a pair's processed data.
+
+    Stored in the manifest: if the registry entry changes (new URL, checksum,
+    member, reference labels), the cached pair no longer matches and is rebuilt
+    instead of silently serving stale data (sacreBLEU #172, #261).
+    """
+    downloads = sorted({loc.file for loc in pair.locations()})
+    payload = {
+        "processing": PROCESSING_VERSION,
+        "format": testset.format,
+        "meta": list(testset.meta),
+        "refs": list(testset.refs),
+        "pair": repr(pair),
+        "downloads": [[d, registry.downloads[d].sha256, registry.downloads[d].md5] for d in downloads],
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------- downloads
+
+def _verify_download_file(path: Path, download: Download) -> bool:
+    algorithm, expected = ("sha256", download.sha256) if download.sha256 else ("md5", download.md5)
+    try:
+        digests, size = cache.file_digests(path, (algorithm,))
+    except OSError:
+        return False
+    if download.size is not None and size != download.size:
+        return False
+    return digests[algorithm] == expected
+
+
+def ensure_download(ctx: CacheContext, download: Download) -> Path:
+    """The verified local copy of a download, fetching it if missing or damaged."""
+    path = download_path(ctx, download)
+    if path.is_file() and not path.is_symlink() and _verify_download_file(path, download):
+        return path
+    if ctx.offline:
+        state = "is damaged" if path.exists() else "is not cached"
+        raise NotCachedError(f"{download.url} {state} and offline mode is on (BLEUCLI_OFFLINE/--offline); "
+                             "run once with network access")
+    directory = download_dir(ctx, download)
+    cache.make_dirs(directory)
+    with cache.cache_lock(ctx.root, f"download-{download.id}"):
+        cache.collect_garbage(directory)
+        # Another process may have finished while we waited for the lock.
+        if path.is_file() and not path.is_symlink() and _verify_download_file(path, download):
+            return path
+        if path.exists() or path.is_symlink():
+            cache.move_aside_and_remove(path)
+        fetch(download, path, ctx.policy, ctx.progress)
+        crash_point("after_store")
+    return path
+
+
+def _declared(download: Download) -> str:
+    """The checksum the registry declares, as ``algorithm:hex``."""
+    return f"sha256:{download.sha256}" if download.sha256 else f"md5:{download.md5}"
+
+
+def _extraction_valid(extracted: Path, download: Download) -> bool:
+    manifest = cache.read_json(extracted / EXTRACT_MANIFEST)
+    return (isinstance(manifest, dict) and manifest.get("declared") == _declared(download)
+            and isinstance(manifest.get("members"), dict))
+
+
+def ensure_extracted(ctx: CacheContext, download: Download, *, force: bool = False) -> tuple[Path, dict[str, Any]]:
+    """The extraction directory of an archive download and its member manifest.
+
+    The fast path trusts an extraction whose manifest (written last) names the
+    checksum the registry declares for the archive; each member is re-hashed
+    when read, so a damaged member still triggers ``force`` re-extraction.
+    Re-extracting needs no network while the archive itself is intact.
+    """
+    from .extract import extract_archive
+
+    directory = download_dir(ctx, download)
+    extracted = directory / "extracted"
+    if not force and _extraction_valid(extracted, download):
+        return extracted, cache.read_json(extracted / EXTRACT_MANIFEST)
+    archive = ensure_download(ctx, download)
+    with cache.cache_lock(ctx.root, f"extract-{download.id}"):
+        cache.collect_garbage(directory)
+        if not force and _extraction_valid(extracted, download):
+            return extracted, cache.read_json(extracted / EXTRACT_MANIFEST)
+        staging = cache.temp_path(directory, ".tmp-", "extract")
+        staging.mkdir(mode=0o700)
+        try:
+            manifest = extract_archive(archive, download.unpack, staging, _declared(download))
+            _publish_dir(staging, extracted, lambda p: not force and _extraction_valid(p, download))
+        finally:
+            cache.remove_tree(staging)
+    return extracted, manifest
+
+
+def _publish_dir(staging: Path, final: Path, existing_ok: Any) -> None:
+    """Rename ``staging`` to ``final``; an existing valid ``final`` wins, an invalid one is replaced."""
+    cache.fsync_dir(staging)
+    for _ in range(5):
+        try:
+            os.rename(staging, final)
+            cache.fsync_dir(final.parent)
+            return
+        except OSError:
+            if not final.exists():
+                raise
+            if existing_ok(final):
+                return
+            cache.move_aside_and_remove(final)
+    raise CacheError(f"could not publish {final} (another process keeps replacing it)")
+
+
+def read_location(ctx: CacheContext, registry: Registry, location: Location) -> bytes:
+    """A location's bytes, verified against the download's checksum or the extraction manifest."""
+    download = registry.downloads[location.file]
+    if download.unpack in ("none", "gzip"):
+        path = ensure_download(ctx, download)
+        data = path.read_bytes()
+        # Re-verify what was read (the file may have changed since ensure_download checked).
+        algorithm, expected = ("sha256", download.sha256) if download.sha256 else ("md5", download.md5)
+        if hashlib.new(algorithm, data).hexdigest() != expected:
+            raise IntegrityError(f"{path} changed while being read", download.url)
+        name = download.basename
+    else:
+        assert location.path is not None
+        for attempt in range(2):
+            extracted, manifest = ensure_extracted(ctx, download, force=attempt > 0)
+            entry = manifest["members"].get(location.path)
+            if entry is None:
+                links = manifest.get("skipped_links", [])
+                kind = "a link (links are not extracted)" if location.path in links else "not in the archive"
+                raise IntegrityError(f"{location.path} is {kind} {download.url}", download.url)
+            try:
+                data = extracted.joinpath(*location.path.split("/")).read_bytes()
+            except OSError:
+                data = None
+            if data is not None and hashlib.sha256(data).hexdigest() == entry["sha256"]:
+                break
+        else:
+            raise IntegrityError(f"extracted copy of {location.path} from {download.url} keeps failing "
+                                 "verification", download.url)
+        name = location.path
+    if name.endswith(".gz"):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise IntegrityError(f"cannot decompress {name}: {exc}", download.url) from None
+    return data
+
+
+# --------------------------------------------------------------------------- processed pairs
+
+@dataclass(frozen=True)
+class PairData:
+    """A verified processed pair: manifest plus a way to read each field's lines."""
+
+    directory: Path
+    manifest: dict[str, Any]
+
+    @property
+    def field_names(self) -> list[str]:
+        return [f["name"] for f in self.manifest["fields"] if not f["name"].startswith(".")]
+
+    @property
+    def scoring_refs(self) -> list[str]:
+        return list(self.manifest["scoring_refs"])
+
+    def field_sha256(self, name: str) -> str:
+        return self._entry(name)["sha256"]
+
+    def _entry(self, name: str) -> dict[str, Any]:
+        for entry in self.manifest["fields"]:
+            if entry["name"] == name:
+                return entry
+        raise KeyError(name)
+
+    def has_field(self, name: str) -> bool:
+        return any(entry["name"] == name for entry in self.manifest["fields"])
+
+    def read_raw(self, name: str) -> list[str] | None:
+        """The field's lines as stored, or ``None`` if the file does not match the manifest."""
+        entry = self._entry(name)
+        try:
+            data = (self.directory / entry["file"]).read_bytes()
+        except OSError:
+            return None
+        if len(data) != entry["size"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            return None
+        text = data.decode("utf-8")
+        lines = text.split("\n")[:-1] if text else []
+        if len(lines) != entry["lines"]:
+            return None
+        return lines
+
+
+def _manifest_ok(manifest: Any, digest: str) -> bool:
+    return (isinstance(manifest, dict) and manifest.get("spec") == digest
+            and isinstance(manifest.get("fields"), list) and isinstance(manifest.get("scoring_refs"), list))
+
+
+def _pair_valid(directory: Path, digest: str) -> bool:
+    manifest = cache.read_json(directory / MANIFEST)
+    if not _manifest_ok(manifest, digest):
+        return False
+    data = PairData(directory, manifest)
+    return all(data.read_raw(entry["name"]) is not None for entry in manifest["fields"])
+
+
+def _build_pair(ctx: CacheContext, registry: Registry, testset: TestSet, pair: PairSpec, digest: str) -> None:
+    from .formats import process
+
+    processed = process(testset, pair, lambda loc: read_location(ctx, registry, loc))
+    lengths = {name: len(lines) for name, lines in processed.fields.items()}
+    if len(set(lengths.values())) > 1:
+        raise IntegrityError(f"{testset.name}/{pair.name}: fields have different numbers of lines "
+                             f"({', '.join(f'{k}={v}' for k, v in lengths.items())})")
+    final = pair_dir(ctx, testset, pair.name)
+    parent = final.parent
+    cache.make_dirs(parent)
+    cache.collect_garbage(parent)
+    staging = cache.temp_path(parent, ".tmp-", pair.name)
+    staging.mkdir(mode=0o700)
+    try:
+        entries = []
+        all_fields = list(processed.fields.items())
+        if processed.filter:
+            all_fields.append((".filter", processed.filter))
+        first = True
+        for index, (name, lines) in enumerate(all_fields):
+            data = "".join(line + "\n" for line in lines).encode("utf-8")
+            file_name = f"f{index:02d}.txt"
+            sha = cache.write_new_file(staging / file_name, data)
+            entries.append({"name": name, "file": file_name, "sha256": sha, "size": len(data),
+                            "lines": len(lines)})
+            if first:
+                first = False
+                crash_point("mid_process")
+        manifest = {"schema": 1, "testset": testset.name, "pair": pair.name, "spec": digest,
+                    "fields": entries, "scoring_refs": processed.scoring_refs}
+        crash_point("before_manifest")
+        cache.write_new_file(staging / MANIFEST, cache.dump_json(manifest))
+        crash_point("before_publish")
+        _publish_dir(staging, final, lambda p: _pair_valid(p, digest))
+    finally:
+        cache.remove_tree(staging)
+
+
+def load_pair(ctx: CacheContext, registry: Registry, testset: TestSet, pair_name: str,
+              needed: Iterable[str] | None = None) -> tuple[PairData, dict[str, list[str]]]:
+    """The processed pair (building it if needed) and the verified lines of ``needed`` fields.
+
+    ``needed=None`` reads every field (used by ``download`` and ``cache verify``).
+    A pair whose manifest or files do not verify is rebuilt once; offline, a
+    rebuild that needs the network raises :class:`NotCachedError`.
+    """
+    pair = testset.pair(pair_name)
+    digest = spec_digest(registry, testset, pair)
+    directory = pair_dir(ctx, testset, pair_name)
+    for attempt in range(3):
+        manifest = cache.read_json(directory / MANIFEST)
+        if _manifest_ok(manifest, digest):
+            data = PairData(directory, manifest)
+            names = [e["name"] for e in manifest["fields"]] if needed is None else \
+                [n for n in needed if data.has_field(n)]
+            lines = {name: data.read_raw(name) for name in names}
+            if all(v is not None for v in lines.values()):
+                return data, lines  # type: ignore[return-value]
+        if attempt == 2:
+            break
+        with cache.cache_lock(ctx.root, f"process-{testset.dirname}-{pair_name}"):
+            if _pair_valid(directory, digest):
+                continue
+            _build_pair(ctx, registry, testset, pair, digest)
+    raise CacheError(f"{testset.name}/{pair_name}: the cached data keeps failing verification in {directory}")
