@@ -12,10 +12,11 @@ from ..errors import SignatureMismatchError
 from ..version import __version__
 from . import report
 from .output import emit
+from .significance import significance_options
 from .testsets import testset_options
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
-FORMATS = ("json", "text")
+FORMATS = ("json", "text", "latex")
 
 
 def _tokenizer_names() -> list[str]:
@@ -46,7 +47,7 @@ def _tokenizer_names() -> list[str]:
               help="Maximum n-gram order (signature key 'order' when not 4).")
 @click.option("-sl", "--sentence-level", is_flag=True,
               help="One score per segment (effective order on, as in sacreBLEU).")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes for scoring (0: one per CPU); the result is identical for any value.")
 @click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
               envvar="BLEUCLI_FORMAT", default=None,
@@ -60,6 +61,7 @@ def _tokenizer_names() -> list[str]:
               help="Fail with exit code 7 if the signature differs from SIG (a value of '*' matches anything, e.g. version:*).")
 @click.version_option(__version__, "-V", "--version", prog_name="bleucli", message="%(prog)s %(version)s")
 @testset_options
+@significance_options
 def score(**options: Any) -> int:
     """Score hypotheses against reference files REF... with BLEU.
 
@@ -92,6 +94,7 @@ def _score(o: dict[str, Any]) -> int:
     from ..metrics.bleu import BLEU
     from ..streaming import score_streams, sentence_scores
 
+    from . import significance as sigcli
     from . import testsets as tscli
 
     code = tscli.early_action(o)
@@ -101,12 +104,16 @@ def _score(o: dict[str, Any]) -> int:
     data = tscli.test_data_for(o)
     if o["smooth_value"] is not None and o["smooth_method"] in ("exp", "none"):
         report_notice(o, f"--smooth-value is ignored by the {o['smooth_method']} smoothing method")
-    metric = BLEU(
-        lowercase=o["lowercase"], force=o["force"], tokenize=o["tokenize"],
-        smooth_method=o["smooth_method"], smooth_value=o["smooth_value"],
-        max_ngram_order=o["max_order"], effective_order=o["sentence_level"],
-        trg_lang=tscli.target_language(o),
-    )
+    def build_metrics(refs: list[list[str]] | None = None) -> list[Any]:
+        return [BLEU(
+            lowercase=o["lowercase"], force=o["force"], tokenize=o["tokenize"],
+            smooth_method=o["smooth_method"], smooth_value=o["smooth_value"],
+            max_ngram_order=o["max_order"], effective_order=o["sentence_level"],
+            trg_lang=tscli.target_language(o), references=refs,
+        )]
+
+    sigcli.check_mode(o)
+    (metric,) = build_metrics()
     if o["expect_signature"] is not None:  # a malformed expectation is a usage error, before any work
         _parse_expected(o["expect_signature"], metric.name)
 
@@ -126,6 +133,10 @@ def _score(o: dict[str, Any]) -> int:
     if data is not None:
         systems = tscli.filter_systems(data, system_names, systems)
 
+    if sigcli.requested(o):
+        sigcli.run(o, build_metrics, systems, references, system_names, ref_names)
+        _show_notices(o, notices)
+        return 0
     if o["sentence_level"]:
         metric.expect_references(len(references))
         signature = metric.signature()
