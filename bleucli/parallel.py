@@ -49,14 +49,18 @@ def sum_in_workers(
     """``summer(metric, segments, n_systems)`` computed chunk by chunk in ``workers`` processes."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    total: Any = [None] * n_systems
+    total: Any = None
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                              initargs=(metric, summer)) as pool:
         pending: deque[Future[Any]] = deque()
         for chunk in _chunks(segments, CHUNK_SEGMENTS):
             pending.append(pool.submit(_sum_chunk, chunk, n_systems))
             if len(pending) >= 2 * workers:
-                total = add(total, pending.popleft().result())
+                total = _combine(add, total, pending.popleft().result())
         while pending:
-            total = add(total, pending.popleft().result())
-    return total
+            total = _combine(add, total, pending.popleft().result())
+    return total if total is not None else summer(metric, [], n_systems)
+
+
+def _combine(add: Callable[[Any, Any], Any], total: Any, part: Any) -> Any:
+    return part if total is None else add(total, part)

@@ -46,24 +46,42 @@ def score_streams(
     reference_names: Sequence[str],
     jobs: int = 1,
 ) -> list[Score]:
-    """Corpus scores of every system, reading all streams one segment at a time.
+    """Corpus scores of every system under one metric (see :func:`score_streams_multi`)."""
+    scores = score_streams_multi([metric], systems, references, system_names, reference_names, jobs)
+    return [row[0] for row in scores]
 
-    Each segment's reference statistics are computed once for all systems;
-    only running sums are kept. With ``jobs`` > 1 (0: one per CPU), chunks of
-    segments are scored in worker processes and their sums added up; the
-    statistics are integers, so the result is identical for every ``jobs``.
+
+def score_streams_multi(
+    metrics: Sequence[Metric[Any]],
+    systems: Sequence[Iterable[str]],
+    references: Sequence[Iterable[str]],
+    system_names: Sequence[str],
+    reference_names: Sequence[str],
+    jobs: int = 1,
+) -> list[list[Score]]:
+    """Corpus scores ``[system][metric]``, reading all streams once, one segment at a time.
+
+    Each segment's references are prepared once for all systems and only
+    running sums are kept, so memory does not grow with the corpus. With
+    ``jobs`` > 1 (0: one per CPU), chunks of segments are scored in worker
+    processes and their sums added up; the statistics are integers, so the
+    result is identical for every ``jobs``.
     """
-    observed = [metric._observe(s) for s in systems]
+    observed: list[Iterable[str]] = list(systems)
+    for metric in metrics:
+        observed = [metric._observe(s) for s in observed]
     segments = aligned_segments(observed, references, system_names, reference_names)
     workers = resolve_jobs(jobs)
     if workers == 1:
-        sums = _sum_segments(metric, segments, len(systems))
+        sums = _sum_segments(metrics, segments, len(systems))
     else:
         from .parallel import sum_in_workers
 
-        sums = sum_in_workers(metric, segments, len(systems), workers, _sum_segments, add_sums)
-    metric.expect_references(len(references))
-    return [metric.score_from_statistics(total) for total in sums]  # type: ignore[arg-type]
+        sums = sum_in_workers(metrics, segments, len(systems), workers, _sum_segments, _add_metric_sums)
+    for metric in metrics:
+        metric.expect_references(len(references))
+    return [[metric.score_from_statistics(per_metric[k]) for metric, per_metric in zip(metrics, sums)]  # type: ignore[arg-type]
+            for k in range(len(systems))]
 
 
 def resolve_jobs(jobs: int) -> int:
@@ -80,13 +98,20 @@ def resolve_jobs(jobs: int) -> int:
 
 
 def _sum_segments(
-    metric: Metric[Any], segments: Iterable[tuple[tuple[str, ...], tuple[str, ...]]], n_systems: int
-) -> list[list[Any] | None]:
-    sums: list[list[Any] | None] = [None] * n_systems
+    metrics: Sequence[Metric[Any]], segments: Iterable[tuple[tuple[str, ...], tuple[str, ...]]], n_systems: int
+) -> list[list[list[Any] | None]]:
+    """Summed statistics ``[metric][system]`` of the given segments."""
+    sums: list[list[list[Any] | None]] = [[None] * n_systems for _ in metrics]
     for chunk in _chunks(segments, CHUNK_SEGMENTS):
         systems = [list(column) for column in zip(*(hyps for hyps, _ in chunk))]
-        sums = add_sums(sums, metric.chunk_statistics(systems, [refs for _, refs in chunk]))  # type: ignore[arg-type]
+        refs = [refs for _, refs in chunk]
+        sums = [add_sums(total, metric.chunk_statistics(systems, refs))  # type: ignore[arg-type]
+                for total, metric in zip(sums, metrics)]
     return sums
+
+
+def _add_metric_sums(left: list[Any], right: list[Any]) -> list[Any]:
+    return [add_sums(a, b) for a, b in zip(left, right)]
 
 
 def add_sums(left: list[list[Any] | None], right: list[list[Any] | None]) -> list[list[Any] | None]:

@@ -86,3 +86,36 @@ def test_mode_errors(args: list[str], fragment: str) -> None:
     result = invoke(["ref.de", *args])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and fragment in result.stderr
+
+
+SACREBLEU_TABLE = """\
+╒═══════════════╤════════╕
+│        System │  BLEU  │
+╞═══════════════╪════════╡
+│   Online-B.de │  53.2  │
+├───────────────┼────────┤
+│ Lan-Bridge.de │  53.2  │
+╘═══════════════╧════════╛
+
+-----------------
+Metric signatures
+-----------------
+ - BLEU       nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0
+"""
+SACREBLEU_LATEX = """\
+\\begin{tabular}{rc}
+\\toprule
+        System &  BLEU  \\\\
+\\midrule
+   Online-B.de &  53.2  \\\\
+ Lan-Bridge.de &  53.2  \\\\
+\\bottomrule
+\\end{tabular}
+"""
+
+
+@pytest.mark.parametrize("fmt, expected", [("text", SACREBLEU_TABLE), ("latex", SACREBLEU_LATEX)])
+def test_multi_system_table_matches_sacrebleu(fmt: str, expected: str) -> None:
+    result = invoke(["ref.de", "ref2.de", "-i", "Online-B.de", "Lan-Bridge.de", "-f", fmt])
+    out = result.stdout.replace(f"version:{__version__}", "version:2.6.0")
+    assert out.startswith(expected)

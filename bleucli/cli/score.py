@@ -220,7 +220,7 @@ def _print_corpus(o: dict[str, Any], names: list[str], scores: list[list[Any]]) 
         elif fmt == "json":
             emit(systems_json(names, scores))
         else:
-            emit(systems_table(names, scores, width, short))
+            emit(systems_table(names, scores, width, short, latex=fmt == "latex"))
         return
     row = scores[0]
     if o["score_only"]:
