@@ -1,0 +1,227 @@
+"""chrF and chrF++ with sacreBLEU 2.6's exact semantics.
+
+Statistics per segment are ``[hyp, ref, match]`` for each character order
+1..char_order and then each word order 1..word_order, taken from the single
+reference that gives the segment the highest F score. The corpus score is the
+F score of their sum. The float arithmetic in :func:`f_score` follows
+sacreBLEU's operation order so that scores are equal as floats.
+
+Speed comes from work sacreBLEU repeats and this module does once: reference
+n-gram totals are computed when the reference is cached, the hypothesis total
+of an order is its length minus n-1 (no summing), matches are counted with
+C-level ``map``/``min`` instead of a Python loop, and the per-reference F score
+is skipped when a segment has a single reference (there is nothing to choose).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import repeat
+from typing import Any
+
+from ..errors import OptionError
+from .base import Metric, Score
+
+#: ASCII punctuation (Python's ``string.punctuation``), split off word edges for chrF++.
+PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
+
+#: Stand-in for 0 precision/recall/F, as in chrF++.py, NLTK and Moses.
+EPS = 1e-16
+
+DEFAULT_CHAR_ORDER = 6
+DEFAULT_WORD_ORDER = 0
+DEFAULT_BETA = 2
+
+_ZEROS = repeat(0)  # shared default for dict.get in map(); repeat() never runs out
+
+
+@dataclass(frozen=True)
+class CHRFScore(Score):
+    """A chrF/chrF++ result; ``name`` is ``chrF{beta}`` plus one ``+`` per word order."""
+
+    char_order: int = DEFAULT_CHAR_ORDER
+    word_order: int = DEFAULT_WORD_ORDER
+    beta: int = DEFAULT_BETA
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data.update(char_order=self.char_order, word_order=self.word_order, beta=self.beta,
+                    nrefs=self.signature.to_dict()["nrefs"])
+        return data
+
+
+def split_punctuation(line: str) -> list[str]:
+    """chrF++'s word tokenization: split one ASCII punctuation mark off each word.
+
+    The last character is split off if it is punctuation, otherwise the first
+    one is; only one per word, so ``(hi)`` becomes ``(hi`` and ``)`` (sacreBLEU
+    #124, kept for parity with the official chrF++.py).
+    """
+    words: list[str] = []
+    for word in line.split():
+        if len(word) > 1:
+            if word[-1] in PUNCTUATION:
+                words.append(word[:-1])
+                words.append(word[-1])
+                continue
+            if word[0] in PUNCTUATION:
+                words.append(word[0])
+                words.append(word[1:])
+                continue
+        words.append(word)
+    return words
+
+
+def char_ngrams(line: str, max_order: int, whitespace: bool) -> list[Counter]:
+    """Character n-gram counts of orders 1..max_order (whitespace removed unless kept)."""
+    if not whitespace:
+        line = "".join(line.split())
+    length = len(line)
+    counts = [Counter(line)] if max_order >= 1 else []
+    for n in range(2, max_order + 1):
+        counts.append(Counter([line[i:i + n] for i in range(length - n + 1)]))
+    return counts
+
+
+def word_ngrams(words: list[str], max_order: int) -> list[Counter]:
+    """Word n-gram counts of orders 1..max_order, keyed by the space-joined words."""
+    counts = [Counter(words)] if max_order >= 1 else []
+    length = len(words)
+    for n in range(2, max_order + 1):
+        counts.append(Counter([" ".join(words[i:i + n]) for i in range(length - n + 1)]))
+    return counts
+
+
+def f_score(statistics: Sequence[Any], order: int, beta: float, eps_smoothing: bool) -> float:
+    """chrF in 0..100 from ``[hyp, ref, match] * order`` (summed or per segment).
+
+    ``eps_smoothing`` averages per-order F scores over every order, using
+    1e-16 for undefined values (chrF++.py, NLTK, Moses). Otherwise precision
+    and recall are averaged over the orders where both hypothesis and
+    reference have n-grams (sacreBLEU's default, ``eff:yes``), then combined.
+    """
+    factor = beta ** 2
+    score = 0.0
+    avg_prec = 0.0
+    avg_rec = 0.0
+    effective = 0
+    for i in range(0, 3 * order, 3):
+        n_hyp = statistics[i]
+        n_ref = statistics[i + 1]
+        n_match = statistics[i + 2]
+        prec = n_match / n_hyp if n_hyp > 0 else EPS
+        rec = n_match / n_ref if n_ref > 0 else EPS
+        if eps_smoothing:
+            denom = factor * prec + rec
+            score += ((1 + factor) * prec * rec / denom) if denom > 0 else EPS
+        elif n_hyp > 0 and n_ref > 0:
+            avg_prec += prec
+            avg_rec += rec
+            effective += 1
+    if eps_smoothing:
+        return 100 * score / order
+    if effective == 0:
+        avg_prec = avg_rec = 0.0
+    else:
+        avg_prec /= effective
+        avg_rec /= effective
+    if avg_prec + avg_rec:
+        score = (1 + factor) * avg_prec * avg_rec
+        score /= (factor * avg_prec) + avg_rec
+        return 100 * score
+    return 0.0
+
+
+#: One reference, preprocessed: per order, its n-gram counts and their total.
+RefNgrams = list[tuple[dict[str, int], int]]
+
+
+def _check_int(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(f"chrF {name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise OptionError(f"chrF {name} must be >= {minimum}, got {value}")
+    return value
+
+
+class CHRF(Metric[list[RefNgrams]]):
+    """chrF (Popović 2015) and chrF++ (Popović 2017), configured like sacreBLEU's ``CHRF``."""
+
+    def __init__(
+        self,
+        char_order: int = DEFAULT_CHAR_ORDER,
+        word_order: int = DEFAULT_WORD_ORDER,
+        beta: int = DEFAULT_BETA,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+        references: Sequence[Sequence[str | None]] | None = None,
+    ) -> None:
+        self.char_order = _check_int("character order", char_order, 0)
+        self.word_order = _check_int("word order", word_order, 0)
+        if self.char_order + self.word_order == 0:
+            raise OptionError("chrF needs a character order >= 1 (or a word order >= 1 with character order 0)")
+        self.beta = _check_int("beta", beta, 1)
+        self.order = self.char_order + self.word_order
+        self.lowercase = bool(lowercase)
+        self.whitespace = bool(whitespace)
+        self.eps_smoothing = bool(eps_smoothing)
+        self.name = f"chrF{self.beta}" + "+" * self.word_order
+        super().__init__(references)
+
+    # -- statistics ---------------------------------------------------------------
+    def _ngrams(self, line: str) -> list[Counter]:
+        if self.lowercase:
+            line = line.lower()
+        grams = char_ngrams(line, self.char_order, self.whitespace)
+        if self.word_order:
+            grams += word_ngrams(split_punctuation(line), self.word_order)
+        return grams
+
+    def _reference_info(self, references: tuple[str, ...]) -> list[RefNgrams]:
+        return [[(c, sum(c.values())) for c in self._ngrams(ref)] for ref in references]
+
+    def _segment_statistics(self, hypothesis: str, ref_info: list[RefNgrams]) -> list[int]:
+        hyp_grams = self._ngrams(hypothesis)
+        hyp_totals = [sum(c.values()) for c in hyp_grams]
+        best: list[int] = []
+        best_f = -1.0
+        for ref in ref_info:
+            stats: list[int] = []
+            for hyp_counts, hyp_total, (ref_counts, ref_total) in zip(hyp_grams, hyp_totals, ref):
+                if ref_total:
+                    match = sum(map(min, hyp_counts.values(), map(ref_counts.get, hyp_counts, _ZEROS)))
+                    stats += (hyp_total, ref_total, match)
+                else:  # sacreBLEU: no hypothesis count when the reference has no n-gram here
+                    stats += (0, 0, 0)
+            if len(ref_info) == 1:
+                return stats
+            f = f_score(stats, self.order, self.beta, self.eps_smoothing)
+            if f > best_f:
+                best_f, best = f, stats
+        return best
+
+    # -- scoring -----------------------------------------------------------------
+    def score_from_statistics(self, statistics: Sequence[Any]) -> CHRFScore:
+        if len(statistics) != 3 * self.order:
+            raise ValueError(f"{self.name} expects {3 * self.order} statistics, got {len(statistics)}")
+        return CHRFScore(
+            name=self.name,
+            score=f_score(statistics, self.order, self.beta, self.eps_smoothing),
+            signature=self.signature(),
+            char_order=self.char_order,
+            word_order=self.word_order,
+            beta=self.beta,
+        )
+
+    def _signature_fields(self) -> dict[str, object]:
+        return {
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": not self.eps_smoothing,
+            "nc": self.char_order,
+            "nw": self.word_order,
+            "space": self.whitespace,
+            "beta": self.beta if self.beta != DEFAULT_BETA else None,
+        }
