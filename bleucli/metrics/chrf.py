@@ -209,7 +209,7 @@ class CHRF(Metric[list[RefNgrams]]):
             raise ValueError(f"{self.name} expects {3 * self.order} statistics, got {len(statistics)}")
         return CHRFScore(
             name=self.name,
-            score=f_score(statistics, self.order, self.beta, self.eps_smoothing),
+            score=float(f_score(statistics, self.order, self.beta, self.eps_smoothing)),
             signature=self.signature(),
             char_order=self.char_order,
             word_order=self.word_order,

@@ -87,10 +87,10 @@ class TER(Metric[RefWords]):
         num_edits, ref_length = statistics
         return TERScore(
             name=self.name,
-            score=ter_from_statistics(num_edits, ref_length),
+            score=float(ter_from_statistics(num_edits, ref_length)),
             signature=self.signature(),
             num_edits=int(num_edits),  # sacreBLEU reports the edit count as an int
-            ref_length=ref_length,
+            ref_length=float(ref_length),
         )
 
     def _signature_fields(self) -> dict[str, object]:

@@ -87,19 +87,19 @@ class _Pair:
         return slack if slack >= 0 else -1
 
     # -- the beamed dynamic programme (sacreBLEU's semantics) ----------------------
-    def exact(self, words: Sequence[str]) -> tuple[int, list[list[int]], list[int], list[int], list[int]]:
-        """Beamed distance with the alignment: ``(distance, rows, align, ref_err, hyp_err)``.
-
-        ``align[j]`` is the hypothesis position reference word j is aligned to
-        (or follows); ``ref_err``/``hyp_err`` flag the words that are not matches.
-        """
+    def exact(self, words: Sequence[str]) -> tuple[int, list[list[int]], list[int]]:
+        """Beamed distance, its rows and its trace (operations from the end backwards)."""
         ref = self.ref
         n_ref = self.n_ref
         prev = list(range(n_ref + 1))
         rows = [prev]
         op_rows: list[bytearray] = [bytearray([_INS]) * (n_ref + 1)]
-        for i in range(1, len(words) + 1):
-            lo, hi = self.band(i)
+        ratio, beam, n_words = self.ratio, self.beam, len(words)
+        floor = math.floor
+        for i in range(1, n_words + 1):
+            diagonal = floor(i * ratio)
+            lo = diagonal - beam if diagonal > beam else 0
+            hi = n_ref + 1 if i == n_words or diagonal + beam > n_ref + 1 else diagonal + beam
             cur = [INF] * (n_ref + 1)
             ops = bytearray([_UNDEF]) * (n_ref + 1)
             word = words[i - 1]
@@ -127,7 +127,6 @@ class _Pair:
             rows.append(cur)
             op_rows.append(ops)
             prev = cur
-        # Trace back, then read the alignment forwards.
         trace = []
         i, j = len(words), n_ref
         while i > 0 or j > 0:
@@ -142,26 +141,7 @@ class _Pair:
                 i -= 1
             else:  # pragma: no cover - sacreBLEU raises here too
                 raise RuntimeError("TER beam search reached an undefined cell")
-        align = [0] * n_ref
-        ref_err: list[int] = []
-        hyp_err: list[int] = []
-        pos_hyp = pos_ref = -1
-        for op in reversed(trace):
-            if op == _NOP or op == _SUB:
-                pos_hyp += 1
-                pos_ref += 1
-                align[pos_ref] = pos_hyp
-                err = 0 if op == _NOP else 1
-                hyp_err.append(err)
-                ref_err.append(err)
-            elif op == _DEL:  # a hypothesis word with no reference counterpart
-                pos_hyp += 1
-                hyp_err.append(1)
-            else:  # a reference word missing from the hypothesis
-                pos_ref += 1
-                align[pos_ref] = pos_hyp
-                ref_err.append(1)
-        return rows[-1][-1], rows, align, ref_err, hyp_err
+        return rows[-1][-1], rows, trace
 
     def beamed_from(self, words: Sequence[str], rows: list[list[int]], first: int, same_from: int) -> int:
         """Beamed distance of ``words``, reusing ``rows`` (of a hypothesis equal up to
@@ -194,6 +174,45 @@ class _Pair:
                 return rows[-1][-1]
             prev = cur
         return prev[-1]
+
+    def free_trace(self, words: Sequence[str], states: list[tuple[int, int, int]]) -> list[int]:
+        """The trace :meth:`exact` would give, read from bit-parallel states.
+
+        Valid only when the distance is certified (every optimal path is inside
+        the beam): then the cells and operation costs the trace-back compares
+        are the same as in the beamed matrix, so the same operations win.
+        """
+        ref = self.ref
+
+        def value(i: int, j: int) -> int:
+            below = (1 << j) - 1
+            vp, vn, _ = states[i]
+            return i + (vp & below).bit_count() - (vn & below).bit_count()
+
+        trace = []
+        i, j = len(words), self.n_ref
+        v = states[i][2]
+        while i > 0 or j > 0:
+            if i > 0 and j > 0:
+                diag = value(i - 1, j - 1)
+                same = words[i - 1] == ref[j - 1]
+                if diag + (0 if same else 1) == v:
+                    trace.append(_NOP if same else _SUB)
+                    i -= 1
+                    j -= 1
+                    v = diag
+                    continue
+            if i > 0:
+                up = value(i - 1, j)
+                if up + 1 == v:
+                    trace.append(_DEL)
+                    i -= 1
+                    v = up
+                    continue
+            trace.append(_INS)
+            j -= 1
+            v -= 1
+        return trace
 
     # -- bit-parallel unrestricted rows ---------------------------------------------
     def states(self, words: Sequence[str]) -> list[tuple[int, int, int]]:
@@ -238,6 +257,34 @@ def _changed_region(start: int, length: int, target: int) -> tuple[int, int]:
     return start, length + target
 
 
+def _alignment(trace: list[int], n_ref: int) -> tuple[list[int], list[int], list[int]]:
+    """``(align, ref_err, hyp_err)`` from a trace read backwards.
+
+    ``align[j]`` is the hypothesis position reference word j is aligned to
+    (or follows); ``ref_err``/``hyp_err`` flag the words that are not matches.
+    """
+    align = [0] * n_ref
+    ref_err: list[int] = []
+    hyp_err: list[int] = []
+    pos_hyp = pos_ref = -1
+    for op in reversed(trace):
+        if op == _NOP or op == _SUB:
+            pos_hyp += 1
+            pos_ref += 1
+            align[pos_ref] = pos_hyp
+            err = 0 if op == _NOP else 1
+            hyp_err.append(err)
+            ref_err.append(err)
+        elif op == _DEL:  # a hypothesis word with no reference counterpart
+            pos_hyp += 1
+            hyp_err.append(1)
+        else:  # a reference word missing from the hypothesis
+            pos_ref += 1
+            align[pos_ref] = pos_hyp
+            ref_err.append(1)
+    return align, ref_err, hyp_err
+
+
 def _prefix_sums(values: list[int]) -> list[int]:
     sums = [0]
     total = 0
@@ -247,18 +294,26 @@ def _prefix_sums(values: list[int]) -> list[int]:
     return sums
 
 
-def _best_shift(words: list[str], pair: _Pair, checked: int) -> tuple[int, list[str], int]:
-    """One round: the best shift's gain, the shifted words and the updated candidate count."""
+def _best_shift(words: list[str], pair: _Pair, checked: int) -> tuple[int, list[str], int, int]:
+    """One round: the best shift's gain, the shifted words, the updated candidate
+    count and the (beamed) distance of ``words`` itself."""
     ref = pair.ref
     n_hyp, n_ref = len(words), pair.n_ref
-    current, rows, align, ref_err, hyp_err = pair.exact(words)
-    hyp_sums = _prefix_sums(hyp_err)
-    ref_sums = _prefix_sums(ref_err)
     states = pair.states(words)
-    final_state = states[-1]
-    current_free = final_state[2]  # the unrestricted distance of the current words
+    current_free = states[-1][2]  # the unrestricted distance of the current words
     slack_limit = pair.certified_slack
     abs_delta = abs(pair.delta_len)
+    rows: list[list[int]] | None = None
+    if (current_free - abs_delta) // 2 <= slack_limit:
+        current = current_free
+        trace = pair.free_trace(words, states)
+    else:
+        current, rows, trace = pair.exact(words)
+    if current == 0:
+        return 0, words, checked, 0  # nothing to fix, so no candidate can pass the filters
+    align, ref_err, hyp_err = _alignment(trace, n_ref)
+    hyp_sums = _prefix_sums(hyp_err)
+    ref_sums = _prefix_sums(ref_err)
     masks = pair.masks
     full = (1 << n_ref) - 1
     top = 1 << (n_ref - 1)
@@ -314,6 +369,8 @@ def _best_shift(words: list[str], pair: _Pair, checked: int) -> tuple[int, list[
                     if distance < 0:
                         distance = score
                     if (distance - abs_delta) // 2 > slack_limit:
+                        if rows is None:
+                            rows = pair.exact(words)[1]
                         distance = pair.beamed_from(shifted, rows, first, same_from)
                     checked += 1
                     key = (current - distance, length, -start_h, -target)
@@ -321,8 +378,8 @@ def _best_shift(words: list[str], pair: _Pair, checked: int) -> tuple[int, list[
                         best_key = key
                         best_words = shifted
                 if checked >= MAX_SHIFT_CANDIDATES:
-                    return (best_key[0] if best_key else 0), best_words, checked
-    return (best_key[0] if best_key else 0), best_words, checked
+                    return (best_key[0] if best_key else 0), best_words, checked, current
+    return (best_key[0] if best_key else 0), best_words, checked, current
 
 
 def shift_edit_distance(hyp: Sequence[str], ref: Sequence[str]) -> int:
@@ -334,9 +391,9 @@ def shift_edit_distance(hyp: Sequence[str], ref: Sequence[str]) -> int:
     shifts = 0
     checked = 0
     while True:
-        gain, shifted, checked = _best_shift(words, pair, checked)
+        gain, shifted, checked, distance = _best_shift(words, pair, checked)
         if checked >= MAX_SHIFT_CANDIDATES or gain <= 0:
-            break
+            # The round's shift (if any) is not applied: ``distance`` is that of ``words``.
+            return shifts + distance
         shifts += 1
         words = shifted
-    return shifts + pair.exact(words)[0]
