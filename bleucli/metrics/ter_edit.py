@@ -26,7 +26,8 @@ What differs is how each candidate's distance is computed; the result does not:
   distance whenever no alignment path of cost D can leave the beam, which is
   checked exactly from the lengths (a path through cell (i, j) costs at least
   |i-j| + |(n_h-i)-(n_r-j)|). When it cannot be proven, the candidate is
-  scored with the beamed dynamic programme itself.
+  scored with the beamed dynamic programme itself, unless it cannot beat the
+  best candidate so far even with the (smaller or equal) unrestricted distance.
 """
 
 from __future__ import annotations
@@ -248,15 +249,6 @@ def _shifted(words: list[str], start: int, length: int, target: int) -> list[str
     return words[:start] + words[start + length:length + target] + words[start:start + length] + words[length + target:]
 
 
-def _changed_region(start: int, length: int, target: int) -> tuple[int, int]:
-    """First changed position and the position from which the words are unchanged again."""
-    if target < start:
-        return target, start + length
-    if target > start + length:
-        return start, target
-    return start, length + target
-
-
 def _alignment(trace: list[int], n_ref: int) -> tuple[list[int], list[int], list[int]]:
     """``(align, ref_err, hyp_err)`` from a trace read backwards.
 
@@ -315,6 +307,7 @@ def _best_shift(words: list[str], pair: _Pair, checked: int) -> tuple[int, list[
     hyp_sums = _prefix_sums(hyp_err)
     ref_sums = _prefix_sums(ref_err)
     masks = pair.masks
+    word_masks = [masks.get(w, 0) for w in words]
     full = (1 << n_ref) - 1
     top = 1 << (n_ref - 1)
 
@@ -344,18 +337,39 @@ def _best_shift(words: list[str], pair: _Pair, checked: int) -> tuple[int, list[
                     if target == previous:
                         continue
                     previous = target
-                    shifted = _shifted(words, start_h, length, target)
-                    first, same_from = _changed_region(start_h, length, target)
-                    # Unrestricted distance, bit-parallel, from the first changed word.
+                    # Unrestricted distance, bit-parallel: the changed words first
+                    # (as reference-bit masks), then unchanged words until the rows
+                    # meet those of the current words again.
+                    end_span = start_h + length
+                    if target < start_h:
+                        first, same_from = target, end_span
+                        region = word_masks[start_h:end_span] + word_masks[target:start_h]
+                    elif target > end_span:
+                        first, same_from = start_h, target
+                        region = word_masks[end_span:target] + word_masks[start_h:end_span]
+                    else:
+                        first, same_from = start_h, length + target
+                        region = word_masks[end_span:length + target] + word_masks[start_h:end_span]
                     vp, vn, score = states[first]
+                    for x in region:
+                        x |= vn
+                        d0 = (((x & vp) + vp) ^ vp) | x
+                        hp = vn | (full & ~(d0 | vp))
+                        hn = vp & d0
+                        if hp & top:
+                            score += 1
+                        elif hn & top:
+                            score -= 1
+                        hp = ((hp << 1) | 1) & full
+                        vp = ((hn << 1) & full) | (full & ~(d0 | hp))
+                        vn = hp & d0
                     distance = -1
-                    for i in range(first, n_hyp):
-                        if i >= same_from:
-                            state = states[i]
-                            if vp == state[0] and vn == state[1]:
-                                distance = current_free
-                                break
-                        x = masks.get(shifted[i], 0) | vn
+                    for i in range(same_from, n_hyp):
+                        state = states[i]
+                        if vp == state[0] and vn == state[1]:
+                            distance = current_free
+                            break
+                        x = word_masks[i] | vn
                         d0 = (((x & vp) + vp) ^ vp) | x
                         hp = vn | (full & ~(d0 | vp))
                         hn = vp & d0
@@ -368,12 +382,18 @@ def _best_shift(words: list[str], pair: _Pair, checked: int) -> tuple[int, list[
                         vn = hp & d0
                     if distance < 0:
                         distance = score
+                    checked += 1
+                    key = (current - distance, length, -start_h, -target)
+                    if best_key is not None and key <= best_key:
+                        # The beamed distance is never below the unrestricted one, so
+                        # this candidate cannot win whatever its beamed distance is.
+                        continue
+                    shifted = _shifted(words, start_h, length, target)
                     if (distance - abs_delta) // 2 > slack_limit:
                         if rows is None:
                             rows = pair.exact(words)[1]
                         distance = pair.beamed_from(shifted, rows, first, same_from)
-                    checked += 1
-                    key = (current - distance, length, -start_h, -target)
+                        key = (current - distance, length, -start_h, -target)
                     if best_key is None or key > best_key:
                         best_key = key
                         best_words = shifted
