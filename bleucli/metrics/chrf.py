@@ -6,11 +6,12 @@ reference that gives the segment the highest F score. The corpus score is the
 F score of their sum. The float arithmetic in :func:`f_score` follows
 sacreBLEU's operation order so that scores are equal as floats.
 
-Speed comes from work sacreBLEU repeats and this module does once: reference
-n-gram totals are computed when the reference is cached, the hypothesis total
-of an order is its length minus n-1 (no summing), matches are counted with
-C-level ``map``/``min`` instead of a Python loop, and the per-reference F score
-is skipped when a segment has a single reference (there is nothing to choose).
+Speed: totals are lengths minus n-1 (no summing); n-grams of order n are
+built from order n-1 with C-level ``map``; a hypothesis order is only counted
+while its n-grams repeat (once they are distinct, sum(min(hyp, ref)) is the
+number of hypothesis n-grams found in the reference); references of normal
+length are not cut into n-grams at all but searched as strings; and the
+per-reference F score is skipped for a single reference.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from operator import add
+from itertools import compress, repeat
+from operator import add, lt, mul
 from typing import Any
 
 from ..errors import OptionError
@@ -166,8 +167,76 @@ def f_score(statistics: Sequence[Any], order: int, beta: float, eps_smoothing: b
     return 0.0
 
 
-#: One reference, preprocessed: per order, its n-gram counts and their total.
-RefNgrams = list[tuple[Any, int]]
+#: References longer than this (in characters) get n-gram tables; shorter ones
+#: are searched as strings, which is cheaper than hashing their n-grams until
+#: the scan of a long string costs more than a hash lookup.
+LONG_REFERENCE = 300
+
+#: A preprocessed reference: its character string, n-gram tables (order 1 only,
+#: or every order for a long reference), word n-gram tables and word count.
+_Reference = tuple[str, list, list, int]
+
+def _occurrences(text: str, gram: str, enough: int) -> int:
+    """Occurrences of ``gram`` in ``text``, overlaps included, counting up to ``enough``."""
+    count = 0
+    at = text.find(gram)
+    while at >= 0:
+        count += 1
+        if count == enough:
+            break
+        at = text.find(gram, at + 1)
+    return count
+
+
+class _HypothesisNgrams:
+    """A hypothesis' character n-grams, built once and matched against each reference.
+
+    Order n is built from order n-1 by appending a character. It is counted
+    only while n-grams still repeat: once every n-gram of an order is
+    distinct, so are all higher orders', and sum(min(hyp, ref)) reduces to the
+    number of hypothesis n-grams found in the reference.
+    """
+
+    __slots__ = ("unigrams", "grams", "counts")
+
+    def __init__(self, chars: str, max_order: int) -> None:
+        self.unigrams = Counter(chars)
+        self.grams: list[list[str]] = [[], []]
+        self.counts: list[Counter | None] = [None, None]
+        grams: Any = chars
+        distinct = False
+        for n in range(2, max_order + 1):
+            grams = list(map(add, grams, chars[n - 1:]))
+            self.grams.append(grams)
+            counts = None
+            if not distinct:
+                counts = Counter(grams)
+                if len(counts) == len(grams):
+                    distinct, counts = True, None
+            self.counts.append(counts)
+
+    def matches_string(self, n: int, ref: str) -> int:
+        """sum(min(hyp, ref)) over order-n n-grams, with the reference as a plain string."""
+        counts = self.counts[n]
+        if counts is None:
+            return sum(map(ref.__contains__, self.grams[n]))
+        # str.count counts non-overlapping occurrences; it can only fall short
+        # (for a self-overlapping n-gram like "aa") where it is below the
+        # hypothesis count and above 0, so only those few are recounted.
+        ref_counts = list(map(ref.count, counts))
+        hyp_counts = counts.values()
+        found = sum(map(min, hyp_counts, ref_counts))
+        for gram, seen in compress(zip(counts, ref_counts), map(mul, map(lt, ref_counts, hyp_counts), ref_counts)):
+            wanted = counts[gram]
+            found += _occurrences(ref, gram, wanted) - seen
+        return found
+
+    def matches_table(self, n: int, table: Counter | set) -> int:
+        """sum(min(hyp, ref)) over order-n n-grams, with the reference as a table."""
+        counts = self.counts[n]
+        if counts is None:
+            return sum(map(table.__contains__, self.grams[n]))
+        return matches(counts, table)
 
 
 def _check_int(name: str, value: object, minimum: int) -> int:
@@ -178,7 +247,7 @@ def _check_int(name: str, value: object, minimum: int) -> int:
     return value
 
 
-class CHRF(Metric[list[RefNgrams]]):
+class CHRF(Metric[list[_Reference]]):
     """chrF (Popović 2015) and chrF++ (Popović 2017), configured like sacreBLEU's ``CHRF``."""
 
     def __init__(
@@ -204,37 +273,62 @@ class CHRF(Metric[list[RefNgrams]]):
         super().__init__(references)
 
     # -- statistics ---------------------------------------------------------------
-    def _ngrams(self, line: str) -> tuple[list[Counter | set], list[int]]:
-        """Counts per order and their totals (a sequence of length L has L-n+1 n-grams)."""
+    def _chars(self, line: str) -> str:
+        """The string character n-grams are taken from (lowercased, whitespace removed unless kept)."""
         if self.lowercase:
             line = line.lower()
-        chars = line if self.whitespace else "".join(line.split())
-        grams = char_ngrams(chars, self.char_order, True)
-        totals = [max(0, len(chars) - n) for n in range(self.char_order)]
-        if self.word_order:
-            words = split_punctuation(line)
-            grams += word_ngrams(words, self.word_order)
-            totals += [max(0, len(words) - n) for n in range(self.word_order)]
-        return grams, totals
+        return line if self.whitespace else "".join(line.split())
 
-    def _reference_info(self, references: tuple[str, ...]) -> list[RefNgrams]:
+    def _words(self, line: str) -> list[Counter | set]:
+        if self.lowercase:
+            line = line.lower()
+        words = split_punctuation(line)
+        return word_ngrams(words, self.word_order), len(words)  # type: ignore[return-value]
+
+    def _reference_info(self, references: tuple[str, ...]) -> list[_Reference]:
         info = []
         for ref in references:
-            grams, totals = self._ngrams(ref)
-            info.append(list(zip(grams, totals)))
+            chars = self._chars(ref)
+            if len(chars) > LONG_REFERENCE:
+                tables = char_ngrams(chars, self.char_order, True)
+            else:  # short: order 1 counted, higher orders found by substring search
+                tables = [Counter(chars)] if self.char_order else []
+            words, n_words = self._words(ref) if self.word_order else ([], 0)
+            info.append((chars, tables, words, n_words))
         return info
 
-    def _segment_statistics(self, hypothesis: str, ref_info: list[RefNgrams]) -> list[int]:
-        hyp_grams, hyp_totals = self._ngrams(hypothesis)
+    def _segment_statistics(self, hypothesis: str, ref_info: list[_Reference]) -> list[int]:
+        chars = self._chars(hypothesis)
+        length = len(chars)
+        char_order = self.char_order
+        hyp_orders = _HypothesisNgrams(chars, char_order)
+        if self.word_order:
+            hyp_words, hyp_n_words = self._words(hypothesis)
         best: list[int] = []
         best_f = -1.0
-        for ref in ref_info:
+        for ref_chars, tables, ref_words, ref_n_words in ref_info:
             stats: list[int] = []
-            for hyp_counts, hyp_total, (ref_counts, ref_total) in zip(hyp_grams, hyp_totals, ref):
-                if ref_total:
-                    stats += (hyp_total, ref_total, matches(hyp_counts, ref_counts))
-                else:  # sacreBLEU: no hypothesis count when the reference has no n-gram here
+            ref_length = len(ref_chars)
+            for n in range(1, char_order + 1):
+                ref_total = ref_length - n + 1
+                if ref_total <= 0:  # sacreBLEU: no hypothesis count when the reference has no n-gram here
                     stats += (0, 0, 0)
+                    continue
+                hyp_total = length - n + 1 if length >= n else 0
+                if n == 1:
+                    match = matches(hyp_orders.unigrams, tables[0])
+                elif n <= len(tables):
+                    match = hyp_orders.matches_table(n, tables[n - 1])
+                else:
+                    match = hyp_orders.matches_string(n, ref_chars)
+                stats += (hyp_total, ref_total, match)
+            for n in range(1, self.word_order + 1):
+                ref_total = ref_n_words - n + 1
+                if ref_total <= 0:
+                    stats += (0, 0, 0)
+                    continue
+                hyp_total = hyp_n_words - n + 1 if hyp_n_words >= n else 0
+                stats += (hyp_total, ref_total, matches(hyp_words[n - 1], ref_words[n - 1]))
             if len(ref_info) == 1:
                 return stats
             f = f_score(stats, self.order, self.beta, self.eps_smoothing)
