@@ -15,7 +15,8 @@ Each timing is one library call as the CLI makes it: build the metric with the
 references (both libraries cache reference n-grams/words), then score the
 system. Runs of the two libraries alternate, so both see the same machine load;
 the median of the runs is reported, with the ratio sacreBLEU/bleucli and a
-check that the two scores are equal as floats.
+check that the two scores are equal as floats. Times are process CPU time
+(the machine is shared; CPU time is less sensitive to other load than wall time).
 """
 
 from __future__ import annotations
@@ -65,9 +66,9 @@ def mixed(data: Path, size: int = 100_000) -> tuple[list[str], list[list[str]]]:
 
 
 def timed(fn: Callable[[], float]) -> tuple[float, float]:
-    start = time.perf_counter()
+    start = time.process_time()
     score = fn()
-    return time.perf_counter() - start, score
+    return time.process_time() - start, score
 
 
 def bench(label: str, hyps: list[str], refs: list[list[str]], runs: int, configs) -> list[tuple]:

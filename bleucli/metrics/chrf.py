@@ -279,11 +279,12 @@ class CHRF(Metric[list[_Reference]]):
             line = line.lower()
         return line if self.whitespace else "".join(line.split())
 
-    def _words(self, line: str) -> list[Counter | set]:
+    def _words(self, line: str) -> tuple[list[Counter | set], int]:
+        """Word n-grams (chrF++) and the word count."""
         if self.lowercase:
             line = line.lower()
         words = split_punctuation(line)
-        return word_ngrams(words, self.word_order), len(words)  # type: ignore[return-value]
+        return word_ngrams(words, self.word_order), len(words)
 
     def _reference_info(self, references: tuple[str, ...]) -> list[_Reference]:
         info = []
