@@ -10,8 +10,10 @@ Speed: totals are lengths minus n-1 (no summing); n-grams of order n are
 built from order n-1 with C-level ``map``; a hypothesis order is only counted
 while its n-grams repeat (once they are distinct, sum(min(hyp, ref)) is the
 number of hypothesis n-grams found in the reference); references of normal
-length are not cut into n-grams at all but searched as strings; and the
-per-reference F score is skipped for a single reference.
+length are not cut into n-grams at all: for each hypothesis position the
+longest substring found in the reference gives all orders at once
+(:func:`string_matches`); and the per-reference F score is skipped for a
+single reference.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import add, lt, mul
+from operator import add, le, lt, mul
 from typing import Any
 
 from ..errors import OptionError
@@ -188,6 +190,50 @@ def _occurrences(text: str, gram: str, enough: int) -> int:
     return count
 
 
+def string_matches(hyp: str, ref: str, max_order: int) -> list[int]:
+    """sum(min(hyp count, ref count)) over character n-grams of orders 2..max_order.
+
+    For each hypothesis position, the longest substring starting there that
+    occurs in the reference (up to max_order) is found by substring search;
+    it is at least the previous position's minus one, so each position costs
+    about two searches. The number of positions reaching length n counts
+    every hypothesis n-gram found in the reference; only n-grams that repeat
+    in the hypothesis can need less (when the reference has fewer), and they
+    are looked at only while an order still has repeats.
+    """
+    length = len(hyp)
+    reach: list[int] = []
+    extent = 0
+    for i in range(length):
+        if extent:
+            extent -= 1
+        while extent < max_order and i + extent < length and hyp[i:i + extent + 1] in ref:
+            extent += 1
+        reach.append(extent)
+    found: list[int] = []
+    repeats = True
+    for n in range(2, max_order + 1):
+        starts = list(compress(range(length), map(le, repeat(n), reach)))
+        if not repeats or not starts:
+            found.append(len(starts))
+            continue
+        counts = Counter([hyp[i:i + n] for i in starts])
+        if len(counts) == len(starts):
+            repeats = False  # distinct here, so distinct at every higher order
+            found.append(len(starts))
+            continue
+        # str.count counts non-overlapping occurrences; it can only fall short
+        # (for a self-overlapping n-gram like "aa") where it is below the
+        # hypothesis count, so only those few are recounted.
+        ref_counts = list(map(ref.count, counts))
+        hyp_counts = counts.values()
+        total = sum(map(min, hyp_counts, ref_counts))
+        for gram, seen in compress(zip(counts, ref_counts), map(lt, ref_counts, hyp_counts)):
+            total += _occurrences(ref, gram, counts[gram]) - seen
+        found.append(total)
+    return found
+
+
 class _HypothesisNgrams:
     """A hypothesis' character n-grams, built once and matched against each reference.
 
@@ -214,22 +260,6 @@ class _HypothesisNgrams:
                 if len(counts) == len(grams):
                     distinct, counts = True, None
             self.counts.append(counts)
-
-    def matches_string(self, n: int, ref: str) -> int:
-        """sum(min(hyp, ref)) over order-n n-grams, with the reference as a plain string."""
-        counts = self.counts[n]
-        if counts is None:
-            return sum(map(ref.__contains__, self.grams[n]))
-        # str.count counts non-overlapping occurrences; it can only fall short
-        # (for a self-overlapping n-gram like "aa") where it is below the
-        # hypothesis count and above 0, so only those few are recounted.
-        ref_counts = list(map(ref.count, counts))
-        hyp_counts = counts.values()
-        found = sum(map(min, hyp_counts, ref_counts))
-        for gram, seen in compress(zip(counts, ref_counts), map(mul, map(lt, ref_counts, hyp_counts), ref_counts)):
-            wanted = counts[gram]
-            found += _occurrences(ref, gram, wanted) - seen
-        return found
 
     def matches_table(self, n: int, table: Counter | set) -> int:
         """sum(min(hyp, ref)) over order-n n-grams, with the reference as a table."""
@@ -302,7 +332,8 @@ class CHRF(Metric[list[_Reference]]):
         chars = self._chars(hypothesis)
         length = len(chars)
         char_order = self.char_order
-        hyp_orders = _HypothesisNgrams(chars, char_order)
+        unigrams = Counter(chars)
+        hyp_orders: _HypothesisNgrams | None = None  # built only for long references
         if self.word_order:
             hyp_words, hyp_n_words = self._words(hypothesis)
         best: list[int] = []
@@ -310,6 +341,8 @@ class CHRF(Metric[list[_Reference]]):
         for ref_chars, tables, ref_words, ref_n_words in ref_info:
             stats: list[int] = []
             ref_length = len(ref_chars)
+            if char_order > 1 and len(tables) < char_order:
+                higher = string_matches(chars, ref_chars, min(char_order, ref_length))
             for n in range(1, char_order + 1):
                 ref_total = ref_length - n + 1
                 if ref_total <= 0:  # sacreBLEU: no hypothesis count when the reference has no n-gram here
@@ -317,11 +350,13 @@ class CHRF(Metric[list[_Reference]]):
                     continue
                 hyp_total = length - n + 1 if length >= n else 0
                 if n == 1:
-                    match = matches(hyp_orders.unigrams, tables[0])
+                    match = matches(unigrams, tables[0])
                 elif n <= len(tables):
+                    if hyp_orders is None:
+                        hyp_orders = _HypothesisNgrams(chars, char_order)
                     match = hyp_orders.matches_table(n, tables[n - 1])
                 else:
-                    match = hyp_orders.matches_string(n, ref_chars)
+                    match = higher[n - 2]
                 stats += (hyp_total, ref_total, match)
             for n in range(1, self.word_order + 1):
                 ref_total = ref_n_words - n + 1
