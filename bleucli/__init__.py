@@ -11,9 +11,12 @@ from typing import TYPE_CHECKING, Any
 from .version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import corpus_bleu, raw_corpus_bleu, sentence_bleu
+    from .api import (corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu,
+                      sentence_chrf, sentence_ter)
     from .errors import BleucliError, InputError, LengthMismatchError, OptionError
     from .metrics.bleu import BLEU, BLEUScore, compute_bleu
+    from .metrics.chrf import CHRF, CHRFScore
+    from .metrics.ter import TER, TERScore
     from .signature import Signature
 
 _EXPORTS = {
@@ -23,6 +26,14 @@ _EXPORTS = {
     "corpus_bleu": "bleucli.api",
     "raw_corpus_bleu": "bleucli.api",
     "sentence_bleu": "bleucli.api",
+    "CHRF": "bleucli.metrics.chrf",
+    "CHRFScore": "bleucli.metrics.chrf",
+    "TER": "bleucli.metrics.ter",
+    "TERScore": "bleucli.metrics.ter",
+    "corpus_chrf": "bleucli.api",
+    "sentence_chrf": "bleucli.api",
+    "corpus_ter": "bleucli.api",
+    "sentence_ter": "bleucli.api",
     "Signature": "bleucli.signature",
     "BleucliError": "bleucli.errors",
     "InputError": "bleucli.errors",

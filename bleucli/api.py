@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .metrics.bleu import BLEU, BLEUScore
+from .metrics.chrf import CHRF, CHRFScore
+from .metrics.ter import TER, TERScore
 
 
 def corpus_bleu(
@@ -52,3 +54,61 @@ def sentence_bleu(
     metric = BLEU(lowercase=lowercase, tokenize=tokenize, smooth_method=smooth_method,
                   smooth_value=smooth_value, effective_order=use_effective_order)
     return metric.sentence_score(hypothesis, references)
+
+
+def corpus_chrf(
+    hypotheses: Iterable[str],
+    references: Sequence[Sequence[str | None]],
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """Corpus chrF as sacreBLEU's ``corpus_chrf`` (note ``remove_whitespace``, not ``whitespace``)."""
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
+                  whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
+    return metric.corpus_score(hypotheses, references)  # type: ignore[return-value]
+
+
+def sentence_chrf(
+    hypothesis: str,
+    references: Sequence[str],
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: int = 2,
+    remove_whitespace: bool = True,
+    eps_smoothing: bool = False,
+) -> CHRFScore:
+    """Sentence chrF as sacreBLEU's ``sentence_chrf``."""
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
+                  whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
+    return metric.sentence_score(hypothesis, references)  # type: ignore[return-value]
+
+
+def corpus_ter(
+    hypotheses: Iterable[str],
+    references: Sequence[Sequence[str | None]],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Corpus TER as sacreBLEU's ``corpus_ter``."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.corpus_score(hypotheses, references)  # type: ignore[return-value]
+
+
+def sentence_ter(
+    hypothesis: str,
+    references: Sequence[str],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Sentence TER as sacreBLEU's ``sentence_ter``."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.sentence_score(hypothesis, references)  # type: ignore[return-value]

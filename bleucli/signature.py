@@ -152,7 +152,14 @@ def parse_signature(text: str, metric: str | None = None) -> tuple[str | None, d
     short_to_long = {v: k for k, v in GLOBAL_KEYS.items()}
     short_to_long.update({v: k for k, v in METRIC_KEYS[family].items()})
     short_to_long[VERSION_KEY[1]] = VERSION_KEY[0]
+    # sacreBLEU's TER shortens both `test` (global) and `tok` to `t`. Global keys
+    # are written first, so when the short key occurs twice the first is the
+    # global one; once, it is the metric's own (always present in its signatures).
+    ambiguous = {v: k for k, v in GLOBAL_KEYS.items() if v in METRIC_KEYS[family].values()}
     long_keys = set(GLOBAL_KEYS) | set(METRIC_KEYS[family]) | {VERSION_KEY[0]}
+    short_counts: dict[str, int] = {}
+    for part in parts:
+        short_counts[part.partition(":")[0]] = short_counts.get(part.partition(":")[0], 0) + 1
     fields: dict[str, str] = {}
     for part in parts:
         key, sep, value = part.partition(":")
@@ -161,7 +168,10 @@ def parse_signature(text: str, metric: str | None = None) -> tuple[str | None, d
         if key not in long_keys:
             if key not in short_to_long:
                 raise OptionError(f"unknown signature key '{key}' in '{text}'")
-            key = short_to_long[key]
+            if key in ambiguous and short_counts[key] == 2 and ambiguous[key] not in fields:
+                key = ambiguous[key]
+            else:
+                key = short_to_long[key]
         if key in fields:
             raise OptionError(f"signature key '{key}' given twice in '{text}'")
         fields[key] = value

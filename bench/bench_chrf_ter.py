@@ -1,0 +1,120 @@
+"""Time bleucli's chrF/chrF++/TER against sacreBLEU 2.6.0's, side by side, in one run.
+
+Usage::
+
+    python bench/bench_chrf_ter.py [--data /work/shared/data] [--runs 5] [--big-runs 3] [--skip-big]
+
+Two corpora:
+
+* ``wmt17-en-de``: 3004 segments, system LIUM-NMT.4900 against the reference.
+* ``mixed-100k``: 100,000 (hypothesis, reference) pairs concatenated from every
+  shared set and system, keeping a pair only if its hypothesis line has not
+  been seen before (so no tokenizer cache can help either side).
+
+Each timing is one library call as the CLI makes it: build the metric with the
+references (both libraries cache reference n-grams/words), then score the
+system. Runs of the two libraries alternate, so both see the same machine load;
+the median of the runs is reported, with the ratio sacreBLEU/bleucli and a
+check that the two scores are equal as floats. Times are process CPU time
+(the machine is shared; CPU time is less sensitive to other load than wall time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def read(path: Path) -> list[str]:
+    """Lines as the CLIs read them (trailing whitespace stripped)."""
+    return [line.rstrip() for line in path.read_text(encoding="utf-8").split("\n")[:-1]]
+
+
+def wmt17(data: Path) -> tuple[list[str], list[list[str]]]:
+    base = data / "wmt17-en-de"
+    return read(base / "sys" / "LIUM-NMT.4900.de"), [read(base / "ref.de")]
+
+
+def mixed(data: Path, size: int = 100_000) -> tuple[list[str], list[list[str]]]:
+    hyps: list[str] = []
+    refs: list[str] = []
+    seen: set[str] = set()
+    sets = sorted(p for p in data.iterdir() if p.is_dir())
+    while len(hyps) < size:
+        before = len(hyps)
+        for base in sets:
+            ref_path = next(base.glob("ref.*"))
+            ref = read(ref_path)
+            systems = sorted((base / "sys").glob("*")) if (base / "sys").exists() else [base / f"ref2{ref_path.suffix}"]
+            for sys_path in systems:
+                for hyp, r in zip(read(sys_path), ref):
+                    if hyp not in seen:
+                        seen.add(hyp)
+                        hyps.append(hyp)
+                        refs.append(r)
+                        if len(hyps) == size:
+                            return hyps, [refs]
+        if len(hyps) == before:
+            raise SystemExit(f"only {len(hyps)} unique lines available")
+    return hyps, [refs]
+
+
+def timed(fn: Callable[[], float]) -> tuple[float, float]:
+    start = time.process_time()
+    score = fn()
+    return time.process_time() - start, score
+
+
+def bench(label: str, hyps: list[str], refs: list[list[str]], runs: int, configs) -> list[tuple]:
+    import sacrebleu.metrics as oracle
+
+    import bleucli
+    rows = []
+    for name, cls_name, options in configs:
+        ours_t, theirs_t = [], []
+        ours_s = theirs_s = None
+        for _ in range(runs):
+            t, ours_s = timed(lambda: getattr(bleucli, cls_name)(**options, references=refs).corpus_score(hyps).score)
+            ours_t.append(t)
+            t, theirs_s = timed(lambda: getattr(oracle, cls_name)(**options, references=refs).corpus_score(hyps, None).score)
+            theirs_t.append(t)
+        ours_m, theirs_m = statistics.median(ours_t), statistics.median(theirs_t)
+        row = (label, len(hyps), name, ours_m, theirs_m, theirs_m / ours_m, ours_s == theirs_s, ours_s)
+        rows.append(row)
+        print(f"{label:<12} {len(hyps):>7} {name:<10} bleucli {ours_m:8.2f}s  sacreBLEU {theirs_m:8.2f}s  "
+              f"x{theirs_m / ours_m:5.1f}  equal={ours_s == theirs_s}  score={ours_s:.6f}", flush=True)
+    return rows
+
+
+CONFIGS = [
+    ("chrF2", "CHRF", {}),
+    ("chrF2++", "CHRF", {"word_order": 2}),
+    ("TER", "TER", {}),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument("--runs", type=int, default=5, help="runs per library on the 3k set (median)")
+    parser.add_argument("--big-runs", type=int, default=3, help="runs per library on the 100k corpus (median)")
+    parser.add_argument("--skip-big", action="store_true", help="only the 3k set")
+    args = parser.parse_args()
+    import sacrebleu
+    print(f"sacreBLEU {sacrebleu.__version__}, Python {sys.version.split()[0]}", flush=True)
+    hyps, refs = wmt17(args.data)
+    bench("wmt17-en-de", hyps, refs, args.runs, CONFIGS)
+    if not args.skip_big:
+        hyps, refs = mixed(args.data)
+        bench("mixed-100k", hyps, refs, args.big_runs, CONFIGS)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""chrF, chrF++ and TER on real WMT data, against values frozen from sacreBLEU 2.6.0.
+
+Every shared set (two systems each, full files for the defaults, the first
+lines for option variants), with the first and with all references, plus
+sentence-level scores and the organisers' published chrF. Scores must be equal
+as floats. Regenerate with ``tests/golden/regenerate_chrf_ter.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bleucli import CHRF, TER
+
+from chrf_ter_data import golden, hypotheses, lines
+
+GOLDEN = golden()
+
+
+def _case_id(case: dict) -> str:
+    opts = ",".join(f"{k}={v}" for k, v in sorted(case["options"].items())) or "default"
+    return f"{case['set']}/{case['system']}/{case['metric']}[{opts}]/{len(case['refs'])}ref/{case['lines'] or 'all'}"
+
+
+def _metric(case: dict):
+    return (CHRF if case["metric"] == "chrf" else TER)(**case["options"])
+
+
+def _data(case: dict, n: int | None):
+    hyps = list(hypotheses(case["set"], case["system"]))
+    refs = [list(lines(case["set"], r)) for r in case["refs"]]
+    if n is not None:
+        hyps, refs = hyps[:n], [r[:n] for r in refs]
+    return hyps, refs
+
+
+def _params(cases):
+    return [pytest.param(c, id=_case_id(c), marks=[pytest.mark.slow] if c["lines"] is None else [])
+            for c in cases]
+
+
+def test_golden_file_covers_every_shared_set():
+    sets = {c["set"] for c in GOLDEN["corpus"]}
+    assert len(sets) == 15
+    for name in sets:
+        metrics = {(c["metric"], bool(c["options"])) for c in GOLDEN["corpus"] if c["set"] == name}
+        assert metrics == {("chrf", False), ("chrf", True), ("ter", False), ("ter", True)}
+    asian = {c["set"] for c in GOLDEN["corpus"] if c["options"].get("asian_support")}
+    assert asian == {"wmt21-en-ja", "wmt22-en-ja", "wmt22-en-zh"}
+
+
+@pytest.mark.parametrize("case", _params(GOLDEN["corpus"]))
+def test_corpus_score(case):
+    hyps, refs = _data(case, case["lines"])
+    metric = _metric(case)
+    rows = metric.corpus_statistics(hyps, refs)
+    total = metric.aggregate(rows)
+    assert total == case["statistics"]
+    score = metric.score_from_statistics(total)
+    assert score.score == case["score"]
+    assert score.name == case["name"]
+    ours = score.signature.format().rsplit("|version:", 1)[0]
+    assert ours == case["signature"].rsplit("|version:", 1)[0]
+
+
+@pytest.mark.parametrize("case", _params(GOLDEN["sentence"]))
+def test_sentence_scores(case):
+    hyps, refs = _data(case, case["lines"])
+    metric = _metric(case)
+    ours = [metric.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
+    assert ours == case["scores"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", GOLDEN["published_chrf"],
+                         ids=[f"{r['set']}/{r['system']}/{r['row']}" for r in GOLDEN["published_chrf"]])
+def test_published_organiser_chrf(row):
+    """The WMT organisers' chrF (PUBLISHED_SCORES.tsv), reproduced from the text."""
+    hyps = list(hypotheses(row["set"], row["system"]))
+    refs = [list(lines(row["set"], r)) for r in row["refs"]]
+    score = CHRF().corpus_score(hyps, refs).score
+    assert score == row["oracle"]
+    assert abs(score - row["published"]) < 1e-9
+
+
+def test_published_rows_cover_every_set_that_has_them():
+    assert len({r["set"] for r in GOLDEN["published_chrf"]}) == 12
