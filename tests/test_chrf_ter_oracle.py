@@ -16,15 +16,15 @@ from chrf_ter_data import DATA, hypotheses, lines  # noqa: E402
 sacrebleu = pytest.importorskip("sacrebleu")
 pytestmark = pytest.mark.oracle
 
-SETS = sorted(p.name for p in DATA.iterdir() if p.is_dir() and any(p.glob("ref.*.xz")))
+SETS = sorted(p.name for p in DATA.iterdir() if p.is_dir() and any(p.glob("ref.*.gz")))
 
 
 def _sample(rng: random.Random, n_lines: int):
     name = rng.choice(SETS)
-    lang = next((DATA / name).glob("ref.*.xz")).name.split(".")[1]
-    systems = [p.name[: -len(f".{lang}.xz")] for p in (DATA / name / "sys").glob("*.xz")] if (DATA / name / "sys").exists() else []
+    lang = next((DATA / name).glob("ref.*.gz")).name.split(".")[1]
+    systems = [p.name[: -len(f".{lang}.gz")] for p in (DATA / name / "sys").glob("*.gz")] if (DATA / name / "sys").exists() else []
     system = rng.choice(systems) if systems else "ref2-as-hypothesis"
-    ref_names = sorted(p.name[:-3] for p in (DATA / name).glob(f"ref*.{lang}.xz"))
+    ref_names = sorted(p.name[:-3] for p in (DATA / name).glob(f"ref*.{lang}.gz"))
     if system == "ref2-as-hypothesis":
         ref_names = [f"ref.{lang}"]
     ref_names = ref_names[: rng.randint(1, len(ref_names))]

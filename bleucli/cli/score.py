@@ -12,6 +12,7 @@ from ..errors import SignatureMismatchError
 from ..version import __version__
 from . import report
 from .output import emit
+from .metric_options import metric_options
 from .significance import significance_options
 from .testsets import testset_options
 
@@ -62,8 +63,9 @@ def _tokenizer_names() -> list[str]:
 @click.version_option(__version__, "-V", "--version", prog_name="bleucli", message="%(prog)s %(version)s")
 @testset_options
 @significance_options
+@metric_options
 def score(**options: Any) -> int:
-    """Score hypotheses against reference files REF... with BLEU.
+    """Score hypotheses against reference files REF... with BLEU, chrF or TER.
 
     Hypotheses come from stdin (one segment per line) or -i FILE...; give the
     references before -i, or score against a standard test set with -t NAME -l PAIR.
@@ -91,9 +93,9 @@ def run_score(options: dict[str, Any]) -> int:
 
 def _score(o: dict[str, Any]) -> int:
     from ..inputs import open_references, open_system
-    from ..metrics.bleu import BLEU
-    from ..streaming import score_streams, sentence_scores
+    from ..streaming import score_streams_multi, sentence_scores
 
+    from . import metric_options as mcli
     from . import significance as sigcli
     from . import testsets as tscli
 
@@ -105,17 +107,14 @@ def _score(o: dict[str, Any]) -> int:
     if o["smooth_value"] is not None and o["smooth_method"] in ("exp", "none"):
         report_notice(o, f"--smooth-value is ignored by the {o['smooth_method']} smoothing method")
     def build_metrics(refs: list[list[str]] | None = None) -> list[Any]:
-        return [BLEU(
-            lowercase=o["lowercase"], force=o["force"], tokenize=o["tokenize"],
-            smooth_method=o["smooth_method"], smooth_value=o["smooth_value"],
-            max_ngram_order=o["max_order"], effective_order=o["sentence_level"],
-            trg_lang=tscli.target_language(o), references=refs,
-        )]
+        return mcli.build_metrics(o, refs, tscli.target_language(o))
 
     sigcli.check_mode(o)
-    (metric,) = build_metrics()
+    metrics = build_metrics()  # validates every option before any input is read
+    if o["sentence_level"] and len(metrics) > 1:
+        raise click.UsageError("--sentence-level takes one metric (-m)")
     if o["expect_signature"] is not None:  # a malformed expectation is a usage error, before any work
-        _parse_expected(o["expect_signature"], metric.name)
+        _expected_for(o["expect_signature"], metrics)
 
     notices: list[str] = []
     if data is not None:
@@ -138,6 +137,7 @@ def _score(o: dict[str, Any]) -> int:
         _show_notices(o, notices)
         return 0
     if o["sentence_level"]:
+        (metric,) = metrics
         metric.expect_references(len(references))
         signature = metric.signature()
         if data is not None:
@@ -148,12 +148,12 @@ def _score(o: dict[str, Any]) -> int:
             results = (tscli.with_test_signature(data, r) for r in results)
         _print_sentences(o, results, notices)
         return 0
-    scores = score_streams(metric, systems, references, system_names, ref_names, jobs=o["jobs"])
+    scores = score_streams_multi(metrics, systems, references, system_names, ref_names, jobs=o["jobs"])
     if data is not None:
-        scores = [tscli.with_test_signature(data, s) for s in scores]
+        scores = [[tscli.with_test_signature(data, s) for s in row] for row in scores]
     _show_notices(o, notices)
-    _check_expected_signature(o, scores[0].signature)
-    _print_corpus(o, system_names, [[score] for score in scores])
+    _check_expected_signature(o, [score.signature for score in scores[0]])
+    _print_corpus(o, system_names, scores)
     return 0
 
 
@@ -194,17 +194,27 @@ def _stdin_stream() -> Any:
     return click.get_binary_stream("stdin")
 
 
-def _parse_expected(text: str, metric: str) -> dict[str, str]:
-    from ..signature import parse_signature
+def _expected_for(text: str, candidates: list[Any]) -> tuple[int, dict[str, str]]:
+    """Which metric an expected signature is about (its ``NAME|`` prefix, else the first), and its fields."""
+    from ..signature import metric_family, parse_signature
 
-    return parse_signature(text, metric=metric)[1]
+    names = [c.name if hasattr(c, "name") else c.metric for c in candidates]
+    head = text.strip().split("|", 1)[0]
+    index = 0
+    if ":" not in head:
+        families = [metric_family(n) for n in names]
+        if metric_family(head) in families:
+            index = families.index(metric_family(head))
+    return index, parse_signature(text, metric=names[index])[1]
 
 
-def _check_expected_signature(o: dict[str, Any], signature: Any) -> None:
+def _check_expected_signature(o: dict[str, Any], signatures: Any) -> None:
     expected = o["expect_signature"]
     if expected is None:
         return
-    differences = signature.diff(_parse_expected(expected, signature.metric))
+    signatures = signatures if isinstance(signatures, list) else [signatures]
+    index, fields = _expected_for(expected, signatures)
+    differences = signatures[index].diff(fields)
     if differences:
         raise SignatureMismatchError(differences)
 

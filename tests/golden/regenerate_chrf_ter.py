@@ -5,7 +5,7 @@ Usage (from the repository root, with sacrebleu==2.6.0 installed)::
     python tests/golden/regenerate_chrf_ter.py [--copy-from /path/to/shared/data]
 
 ``--copy-from`` first (re)copies the test data it needs into ``tests/data``
-(xz-compressed, byte-exact after decompression). The golden values are then
+(gzip -9n compressed, byte-exact after decompression). The golden values are then
 computed by sacreBLEU on those copies and written to
 ``tests/golden/chrf_ter.json``; the tests compare bleucli against that file,
 so they run without sacreBLEU. Published organiser chrF rows
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import lzma
+import gzip
 import shutil
 import sys
 from pathlib import Path
@@ -79,8 +79,8 @@ ASIAN_LANGS = {"zh", "ja"}
 
 
 def read_lines(path: Path) -> list[str]:
-    """Lines of an xz file, split on LF only (``splitlines`` would split on U+001C-U+001E too)."""
-    text = lzma.decompress(path.read_bytes()).decode("utf-8")
+    """Lines of a gzip file, split on LF only (``splitlines`` would split on U+001C-U+001E too)."""
+    text = gzip.decompress(path.read_bytes()).decode("utf-8")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -88,7 +88,7 @@ def read_lines(path: Path) -> list[str]:
 
 
 def copy_data(source: Path) -> None:
-    """Copy refs and the chosen systems of every set, xz-compressed, plus provenance files."""
+    """Copy refs and the chosen systems of every set, gzip-compressed like the rest of tests/data, plus provenance files."""
     for name, (lang, systems) in SETS.items():
         src_dir = source / name
         dst_dir = DATA / name
@@ -97,7 +97,7 @@ def copy_data(source: Path) -> None:
         files += [f"sys/{s}.{lang}" for s in systems]
         for rel in files:
             data = (src_dir / rel).read_bytes()
-            (dst_dir / f"{rel}.xz").write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+            (dst_dir / f"{rel}.gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
         for extra in ("PROVENANCE.json", "PUBLISHED_SCORES.tsv"):
             if (src_dir / extra).exists():
                 shutil.copyfile(src_dir / extra, dst_dir / extra)
@@ -105,14 +105,14 @@ def copy_data(source: Path) -> None:
 
 def ref_files(name: str) -> list[str]:
     lang = SETS[name][0]
-    return sorted(p.name[:-3] for p in (DATA / name).glob(f"ref*.{lang}.xz"))
+    return sorted(p.name[:-3] for p in (DATA / name).glob(f"ref*.{lang}.gz"))
 
 
 def hypotheses(name: str) -> dict[str, list[str]]:
     lang, systems = SETS[name]
     if not systems:
-        return {f"ref2-as-hypothesis": read_lines(DATA / name / f"ref2.{lang}.xz")}
-    return {s: read_lines(DATA / name / "sys" / f"{s}.{lang}.xz") for s in systems}
+        return {f"ref2-as-hypothesis": read_lines(DATA / name / f"ref2.{lang}.gz")}
+    return {s: read_lines(DATA / name / "sys" / f"{s}.{lang}.gz") for s in systems}
 
 
 def published_ref_letter(name: str) -> dict[str, str]:
@@ -146,7 +146,7 @@ def main() -> int:
 
     def run(metric_name: str, options: dict, name: str, system: str, refs_used: list[str], lines: int | None) -> None:
         hyps = hypotheses(name)[system]
-        refs = [read_lines(DATA / name / f"{r}.xz") for r in refs_used]
+        refs = [read_lines(DATA / name / f"{r}.gz") for r in refs_used]
         if lines is not None:
             hyps, refs = hyps[:lines], [r[:lines] for r in refs]
         metric = (CHRF if metric_name == "chrf" else TER)(**options)
@@ -183,7 +183,7 @@ def main() -> int:
             run("ter", {}, name, system, refs_all[:1], None)
             # Sentence level, against every reference.
             hyps = hypotheses(name)[system][:SENTENCE_LINES]
-            refs = [read_lines(DATA / name / f"{r}.xz")[:SENTENCE_LINES] for r in refs_all]
+            refs = [read_lines(DATA / name / f"{r}.gz")[:SENTENCE_LINES] for r in refs_all]
             for metric_name, options in (("chrf", {}), ("chrf", {"word_order": 2, "eps_smoothing": True}),
                                          ("ter", {}), ("ter", {"normalized": True, "asian_support": lang in ASIAN_LANGS})):
                 if metric_name == "ter" and options.get("asian_support"):
@@ -210,7 +210,7 @@ def main() -> int:
                     [[labels[label]]] if label in labels else [])
                 hyps = hypotheses(name)[system]
                 for refs_used in candidates:
-                    refs = [read_lines(DATA / name / f"{r}.xz") for r in refs_used]
+                    refs = [read_lines(DATA / name / f"{r}.gz") for r in refs_used]
                     oracle = CHRF().corpus_score(hyps, refs).score
                     if abs(oracle - float(value)) < 1e-9:
                         published.append({"set": name, "system": system, "row": metric_label,
