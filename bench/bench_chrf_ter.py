@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/bench_chrf_ter.py [--data /work/shared/data] [--runs 5] [--big-runs 3] [--skip-big]
+    python bench/bench_chrf_ter.py [--data ../shared/data] [--runs 5] [--big-runs 3] [--skip-big]
 
 Two corpora:
 
@@ -101,7 +101,7 @@ CONFIGS = [
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data"))
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data")
     parser.add_argument("--runs", type=int, default=5, help="runs per library on the 3k set (median)")
     parser.add_argument("--big-runs", type=int, default=3, help="runs per library on the 100k corpus (median)")
     parser.add_argument("--skip-big", action="store_true", help="only the 3k set")

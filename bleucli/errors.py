@@ -54,7 +54,7 @@ class SignatureMismatchError(BleucliError):
 
 
 # --- Test sets, downloads and the cache -------------------------------------
-# Each kind maps to its own CLI exit code (see NOTES-testsets.md): a CI script
+# Each kind maps to its own CLI exit code (see the README): a CI script
 # can tell "the network is down" (retry later) from "the data is corrupt"
 # (investigate) from "the archive is hostile" (do not retry).
 

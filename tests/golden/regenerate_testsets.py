@@ -1,6 +1,6 @@
 """Freeze what sacreBLEU 2.6.0 makes of the toy test sets the test-set tests serve.
 
-Run with the oracle installed: ``/tmp/dev/bin/python tests/golden/regenerate_testsets.py``.
+Run with the oracle installed: ``python tests/golden/regenerate_testsets.py``.
 It builds the same raw archives as ``tests/testsets/conftest.py`` (from the
 WMT22 lines in tests/testsets/data), lays them out the way sacreBLEU's cache
 expects (``<SACREBLEU>/<name>/raw/``), runs sacreBLEU's own dataset classes
