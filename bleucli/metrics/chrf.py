@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import add, le, lt, mul
+from operator import add, le, lt
 from typing import Any
 
 from ..errors import OptionError
@@ -177,6 +177,7 @@ LONG_REFERENCE = 300
 #: A preprocessed reference: its character string, n-gram tables (order 1 only,
 #: or every order for a long reference), word n-gram tables and word count.
 _Reference = tuple[str, list, list, int]
+
 
 def _occurrences(text: str, gram: str, enough: int) -> int:
     """Occurrences of ``gram`` in ``text``, overlaps included, counting up to ``enough``."""
