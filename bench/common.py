@@ -32,23 +32,24 @@ def references(folder: Path) -> list[Path]:
 
 
 def median_time(function: Callable[[], object], repeat: int) -> float:
+    """Median CPU time of this process: robust to other load on a shared machine."""
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         function()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
 
 
 def build_large_corpus(lines: int) -> tuple[Path, Path]:
     """A corpus of ``lines`` (hypothesis, reference) pairs with unique lines, from every shared set.
 
-    Systems are paired with the references of their set; once the pool runs
-    out, further copies get a numbered prefix token, so no line repeats and no
-    tokenizer cache can help either tool.
+    Systems are paired with the references of their set. Every pair gets a
+    numbered first token, so no line repeats (references are shared by all
+    systems of a set) and no tokenizer cache can help either tool.
     """
     CORPUS_DIR.mkdir(parents=True, exist_ok=True)
-    hyp_path, ref_path = CORPUS_DIR / f"hyp.{lines}.txt", CORPUS_DIR / f"ref.{lines}.txt"
+    hyp_path, ref_path = CORPUS_DIR / f"hyp.unique.{lines}.txt", CORPUS_DIR / f"ref.unique.{lines}.txt"
     if hyp_path.exists() and ref_path.exists():
         return hyp_path, ref_path
     pool: list[tuple[str, str]] = []
@@ -59,8 +60,7 @@ def build_large_corpus(lines: int) -> tuple[Path, Path]:
     with open(hyp_path, "w", encoding="utf-8") as hyp_out, open(ref_path, "w", encoding="utf-8") as ref_out:
         for i in range(lines):
             hyp, ref = pool[i % len(pool)]
-            copy = i // len(pool)
-            prefix = f"c{copy} " if copy else ""
+            prefix = f"L{i} "
             hyp_out.write(f"{prefix}{hyp}\n")
             ref_out.write(f"{prefix}{ref}\n")
     return hyp_path, ref_path
