@@ -13,10 +13,11 @@ import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from itertools import islice
 from typing import Any
 
-CHUNK_SEGMENTS = 2000
+from .metrics.base import _chunks
+
+CHUNK_SEGMENTS = 2000  # segments per task sent to a worker
 
 _worker_metric: Any = None
 _worker_sum: Callable[..., Any] | None = None
@@ -30,12 +31,6 @@ def _start_worker(metric: Any, summer: Callable[..., Any]) -> None:
 def _sum_chunk(chunk: list[Any], n_systems: int) -> Any:
     assert _worker_sum is not None
     return _worker_sum(_worker_metric, chunk, n_systems)
-
-
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    iterator = iter(items)
-    while chunk := list(islice(iterator, size)):
-        yield chunk
 
 
 def sum_in_workers(
