@@ -232,3 +232,15 @@ def test_result_is_immutable_and_serialisable() -> None:
     assert data["score"] == score.score and data["signature"] == str(score.signature)
     assert data["signature_fields"]["tok"] == "13a"
     assert data["counts"] == list(score.counts) and data["sys_len"] == 17 and data["ref_len"] == 18
+
+
+def test_batch_sentence_scores_reuse_references() -> None:
+    refs = ["The dog bit the man.", "The dog had bit the man."]
+    hyps = ["The dog bit the man.", "A dog bit a man.", "", "man dog"]
+    metric = BLEU(effective_order=True)
+    batch = metric.sentence_scores(hyps, refs)
+    assert [s.score for s in batch] == [metric.sentence_score(h, refs).score for h in hyps]
+    assert [s.counts for s in batch] == [metric.sentence_score(h, refs).counts for h in hyps]
+    assert str(batch[0].signature).startswith("nrefs:2|case:mixed|eff:yes|")
+    with pytest.raises(InputError):
+        metric.sentence_scores(hyps, "a reference")  # type: ignore[arg-type]

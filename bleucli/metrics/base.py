@@ -270,6 +270,22 @@ class Metric(ABC, Generic[RefInfo]):
             sums.append(total if total is not None else [])
         return sums
 
+    def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
+        """Score many hypotheses against one set of references (MBR decoding, reranking).
+
+        The references are preprocessed once and reused for every hypothesis;
+        each result equals ``sentence_score(hypothesis, references)``.
+        """
+        if isinstance(references, str) or not all(isinstance(r, str) for r in references):
+            raise InputError("sentence_scores takes a list of reference strings for one segment")
+        if isinstance(hypotheses, str):
+            raise InputError("sentence_scores takes a list of hypothesis strings")
+        if not references:
+            raise InputError("no references given")
+        info = self._reference_info(tuple(references))
+        self._nrefs = len(references)
+        return [self.score_from_statistics(self._segment_statistics(h, info)) for h in hypotheses]
+
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         """Score one hypothesis against its references (a list of strings)."""
         if not isinstance(hypothesis, str):
