@@ -71,7 +71,7 @@ def test_format_from_environment_and_flag_precedence(example_ref: str, example_s
     flag_wins = invoke([example_ref, "-i", example_sys, "-f", "json"], env={"BLEUCLI_FORMAT": "text"})
     assert flag_wins.stdout.startswith("{")
     bad = invoke([example_ref, "-i", example_sys], env={"BLEUCLI_FORMAT": "yaml"})
-    assert bad.exit_code == 2 and "BLEUCLI_FORMAT" in bad.stderr or "format" in bad.stderr
+    assert bad.exit_code == 2 and "format" in bad.stderr.lower()
 
 
 def test_score_only(example_ref: str, example_sys: str) -> None:
@@ -94,7 +94,7 @@ def test_several_systems_table_and_json(example_ref: str) -> None:
     systems = [str(EXAMPLES / "Online-B.de"), str(EXAMPLES / "Lan-Bridge.de")]
     refs = [example_ref, str(EXAMPLES / "ref2.de")]
     text = invoke([*refs, "-i", *systems, "-f", "text"]).stdout
-    assert "│ " + systems[0] in text.replace("│" + " " * 0, "│") or systems[0] in text
+    assert systems[0] in text and systems[1] in text
     assert "Metric signatures" in text and " - BLEU       nrefs:2|case:mixed" in text
     data = json.loads(invoke([*refs, "-i", *systems]).stdout)
     assert [entry["system"] for entry in data] == systems

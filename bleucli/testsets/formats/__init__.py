@@ -49,3 +49,13 @@ def process(testset: TestSet, pair: PairSpec, read: Reader) -> ProcessedPair:
 def ref_field_names(count: int) -> list[str]:
     """``ref`` for a single reference, else ``ref:0``, ``ref:1``... (sacreBLEU's names)."""
     return ["ref"] if count == 1 else [f"ref:{i}" for i in range(count)]
+
+
+def source_and_references(pair: PairSpec, read_field: Callable[[Location], list[str]]) -> ProcessedPair:
+    """Fields of a format whose source and references are each one file (or column) of lines."""
+    assert pair.src is not None
+    names = ref_field_names(len(pair.ref_locations))
+    fields = {"src": read_field(pair.src)}
+    for name, location in zip(names, pair.ref_locations):
+        fields[name] = read_field(location)
+    return ProcessedPair(fields=fields, scoring_refs=names)

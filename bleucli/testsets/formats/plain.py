@@ -6,7 +6,7 @@ sacreBLEU copies each line with trailing whitespace removed; nothing else change
 from __future__ import annotations
 
 from ..registry import Location, PairSpec, TestSet
-from . import ProcessedPair, Reader, ref_field_names
+from . import ProcessedPair, Reader, source_and_references
 from ._text import decode, lines_keepends
 
 
@@ -16,9 +16,4 @@ def read_lines(read: Reader, location: Location) -> list[str]:
 
 
 def process(testset: TestSet, pair: PairSpec, read: Reader) -> ProcessedPair:
-    assert pair.src is not None
-    names = ref_field_names(len(pair.ref_locations))
-    fields = {"src": read_lines(read, pair.src)}
-    for name, location in zip(names, pair.ref_locations):
-        fields[name] = read_lines(read, location)
-    return ProcessedPair(fields=fields, scoring_refs=names)
+    return source_and_references(pair, lambda location: read_lines(read, location))

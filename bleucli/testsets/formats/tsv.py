@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ..registry import Location, PairSpec, TestSet
-from . import ProcessedPair, Reader, ref_field_names
+from . import ProcessedPair, Reader, source_and_references
 from ._text import decode, lines_keepends
 
 
@@ -26,9 +26,4 @@ def read_column(read: Reader, location: Location) -> list[str]:
 
 
 def process(testset: TestSet, pair: PairSpec, read: Reader) -> ProcessedPair:
-    assert pair.src is not None
-    names = ref_field_names(len(pair.ref_locations))
-    fields = {"src": read_column(read, pair.src)}
-    for name, location in zip(names, pair.ref_locations):
-        fields[name] = read_column(read, location)
-    return ProcessedPair(fields=fields, scoring_refs=names)
+    return source_and_references(pair, lambda location: read_column(read, location))
