@@ -9,7 +9,8 @@ sums are kept, so memory does not grow with the corpus.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import zip_longest
+from itertools import repeat, zip_longest
+from operator import is_
 from typing import Any
 
 from .errors import InputError, LengthMismatchError
@@ -30,7 +31,7 @@ def aligned_segments(
     n_systems = len(systems)
     count = 0
     for row in zip_longest(*iterators, fillvalue=_END):
-        if any(item is _END for item in row):
+        if any(map(is_, row, repeat(_END))):
             _length_error(row, count, iterators, names, n_systems)
         count += 1
         yield row[:n_systems], row[n_systems:]

@@ -11,7 +11,8 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice, zip_longest
+from itertools import islice, repeat, zip_longest
+from operator import is_
 from typing import Any, Generic, TypeVar
 
 from ..errors import InputError, LengthMismatchError
@@ -95,12 +96,12 @@ def segments(
     for position, hyp, refs in _aligned(hypotheses, references):
         if not isinstance(hyp, str):
             raise InputError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
-        present = tuple(r for r in refs if r is not None)
+        present = tuple(r for r in refs if r is not None) if any(map(is_, refs, repeat(None))) else refs
         if not present:
             raise InputError(f"segment {position} has no reference (every reference stream has None)")
-        for r in present:
-            if not isinstance(r, str):
-                raise InputError(f"a reference of segment {position} is {type(r).__name__}, not a string")
+        if not all(map(isinstance, present, repeat(str))):
+            wrong = next(r for r in present if not isinstance(r, str))
+            raise InputError(f"a reference of segment {position} is {type(wrong).__name__}, not a string")
         yield hyp, present
 
 
@@ -109,7 +110,7 @@ def _aligned(hypotheses: Iterable[Any], streams: Sequence[Sequence[Any]]) -> Ite
     hyp_iter = iter(hypotheses)
     position = 0
     for position, row in enumerate(zip_longest(hyp_iter, *streams, fillvalue=_MISSING), 1):
-        if any(item is _MISSING for item in row):
+        if any(map(is_, row, repeat(_MISSING))):  # identity only: items may define odd __eq__
             n_hyps = position - 1 if row[0] is _MISSING else position + sum(1 for _ in hyp_iter)
             lengths = ", ".join(
                 f"reference stream {k + 1} has {len(s)}" for k, s in enumerate(streams)
@@ -260,15 +261,16 @@ class Metric(ABC, Generic[RefInfo]):
         sums, so a metric may override this with a faster whole-chunk
         computation; this default adds up the per-segment statistics.
         """
-        sums: list[list[Any]] = []
-        infos = [self._reference_info(refs) for refs in references]
-        for hyps in systems:
-            total: list[Any] | None = None
-            for hyp, info in zip(hyps, infos):
+        totals: list[list[Any] | None] = [None] * len(systems)
+        for refs, *hyps in zip(references, *systems):
+            # Each segment's reference info is used by every system at once, then
+            # dropped: keeping a chunk's worth alive costs more (cache misses) than it saves.
+            info = self._reference_info(refs)
+            for k, hyp in enumerate(hyps):
                 stats = self._segment_statistics(hyp, info)
-                total = stats if total is None else [a + b for a, b in zip(total, stats)]
-            sums.append(total if total is not None else [])
-        return sums
+                total = totals[k]
+                totals[k] = stats if total is None else [a + b for a, b in zip(total, stats)]
+        return [total if total is not None else [] for total in totals]
 
     def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
         """Score many hypotheses against one set of references (MBR decoding, reranking).

@@ -9,14 +9,6 @@ just to the printed digit.
 from __future__ import annotations
 
 import math
-try:
-    from collections import _count_elements  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - other Python implementations
-
-    def _count_elements(mapping: dict[Any, int], iterable: Iterable[Any]) -> None:
-        get = mapping.get
-        for element in iterable:
-            mapping[element] = get(element, 0) + 1
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +16,7 @@ from typing import Any
 from ..errors import OptionError
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
+from .ngram_match import ReferenceNgrams, clipped_matches
 
 #: Smoothing methods and their default values (``None``: the method takes none).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -154,22 +147,6 @@ def compute_bleu(
     return score, correct, total, precisions, bp
 
 
-def ngram_counts(tokens: list[str], max_order: int) -> list[dict[Any, int]]:
-    """Counts of the n-grams of each order 1..max_order (unigrams keyed by the token).
-
-    Plain dicts filled by the C helper behind ``Counter``: building a Counter
-    per order per segment was a third of the scoring time.
-    """
-    unigrams: dict[Any, int] = {}
-    _count_elements(unigrams, tokens)
-    counts = [unigrams]
-    for n in range(2, max_order + 1):
-        grams: dict[Any, int] = {}
-        _count_elements(grams, zip(*[tokens[i:] for i in range(n)]))
-        counts.append(grams)
-    return counts
-
-
 def closest_ref_len(hyp_len: int, ref_lens: Iterable[int]) -> int:
     """The reference length closest to the hypothesis; the shorter one wins a tie."""
     best_len, best_diff = -1, -1
@@ -180,10 +157,7 @@ def closest_ref_len(hyp_len: int, ref_lens: Iterable[int]) -> int:
     return best_len
 
 
-RefInfo = tuple[list[dict[Any, int]], list[int]]
-
-
-class BLEU(Metric[RefInfo]):
+class BLEU(Metric[ReferenceNgrams]):
     """Corpus and sentence BLEU, configured like sacreBLEU's ``BLEU`` class."""
 
     name = "BLEU"
@@ -213,6 +187,7 @@ class BLEU(Metric[RefInfo]):
         self.trg_lang = trg_lang
         self.tokenize = tokenize if tokenize is not None else default_tokenizer_for(trg_lang)
         self.tokenizer = get_tokenizer(self.tokenize)
+        self._split = self.tokenizer.tokens
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
@@ -222,39 +197,31 @@ class BLEU(Metric[RefInfo]):
     def _tokens(self, line: str) -> list[str]:
         if self.lowercase:
             line = line.lower()
-        return self.tokenizer(line.rstrip()).split()
+        return self._split(line.rstrip())
 
-    def _reference_info(self, references: tuple[str, ...]) -> RefInfo:
-        merged: list[dict[Any, int]] | None = None
-        lengths = []
-        for ref in references:
-            tokens = self._tokens(ref)
-            lengths.append(len(tokens))
-            counts = ngram_counts(tokens, self.max_ngram_order)
-            if merged is None:
-                merged = counts
-            else:
-                for best, these in zip(merged, counts):
-                    for gram, count in these.items():
-                        if count > best.get(gram, 0):
-                            best[gram] = count
-        assert merged is not None
-        return merged, lengths
+    def _reference_info(self, references: tuple[str, ...]) -> ReferenceNgrams:
+        return ReferenceNgrams([self._tokens(ref) for ref in references], self.max_ngram_order)
 
-    def _segment_statistics(self, hypothesis: str, ref_info: RefInfo) -> list[int]:
-        ref_counts, ref_lens = ref_info
+    def _segment_statistics(self, hypothesis: str, ref_info: ReferenceNgrams) -> list[int]:
         tokens = self._tokens(hypothesis)
         hyp_len = len(tokens)
-        correct = []
-        for hyp_grams, ref_grams in zip(ngram_counts(tokens, self.max_ngram_order), ref_counts):
-            matched = 0
-            for gram, count in hyp_grams.items():
-                in_ref = ref_grams.get(gram)
-                if in_ref:
-                    matched += count if count < in_ref else in_ref
-            correct.append(matched)
-        totals = [max(0, hyp_len - n) for n in range(self.max_ngram_order)]
-        return [hyp_len, closest_ref_len(hyp_len, ref_lens), *correct, *totals]
+        ref_lens = ref_info.lengths
+        ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
+        order = self.max_ngram_order
+        totals = [hyp_len - n if hyp_len > n else 0 for n in range(order)]
+        return [hyp_len, ref_len, *clipped_matches(tokens, ref_info, order), *totals]
+
+    def chunk_statistics(
+        self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
+    ) -> list[list[Any]]:
+        # BLEU's statistics are integers, so column sums at the end equal the running sums.
+        rows: list[list[list[int]]] = [[] for _ in systems]
+        statistics = self._segment_statistics
+        for refs, *hyps in zip(references, *systems):
+            info = self._reference_info(refs)
+            for per_system, hyp in zip(rows, hyps):
+                per_system.append(statistics(hyp, info))
+        return [list(map(sum, zip(*per_system))) for per_system in rows]
 
     def _observe(self, hypotheses: Iterable[str]) -> Iterable[str]:
         if self.force:

@@ -28,12 +28,16 @@ DEFAULT_TOKENIZER = "13a"
 
 
 class Tokenizer(Protocol):
-    """What BLEU needs from a tokenizer: a callable and its signature name."""
+    """What BLEU needs from a tokenizer: a callable, its token list, and its signature name."""
 
     #: The name written into the score signature (``tok:<signature>``).
     signature: str
 
     def __call__(self, line: str) -> str:  # pragma: no cover - protocol
+        ...
+
+    def tokens(self, line: str) -> list[str]:  # pragma: no cover - protocol
+        """``self(line).split()``, possibly without building the joined string."""
         ...
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._mteval import mteval_punctuation
+from ._mteval import mteval_tokens
 
 
 class Tokenizer13a:
@@ -16,6 +16,10 @@ class Tokenizer13a:
     signature = "13a"
 
     def __call__(self, line: str) -> str:
+        return " ".join(self.tokens(line))
+
+    def tokens(self, line: str) -> list[str]:
+        """The tokens themselves: BLEU would only split the joined line again."""
         if "<skipped>" in line:
             line = line.replace("<skipped>", "")
         if "\n" in line:
@@ -27,4 +31,4 @@ class Tokenizer13a:
                 .replace("&lt;", "<")
                 .replace("&gt;", ">")
             )
-        return mteval_punctuation(f" {line} ")
+        return mteval_tokens(f" {line} ")

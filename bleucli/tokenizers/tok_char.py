@@ -15,3 +15,6 @@ class CharTokenizer:
 
     def __call__(self, line: str) -> str:
         return " ".join("".join(line.split()))
+
+    def tokens(self, line: str) -> list[str]:
+        return list("".join(line.split()))

@@ -10,3 +10,6 @@ class NoneTokenizer:
 
     def __call__(self, line: str) -> str:
         return line
+
+    def tokens(self, line: str) -> list[str]:
+        return line.split()

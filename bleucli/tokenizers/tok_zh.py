@@ -68,3 +68,6 @@ class TokenizerZh:
     def __call__(self, line: str) -> str:
         line = self._chinese.sub(r" \g<0> ", line.strip())
         return mteval_punctuation(line)
+
+    def tokens(self, line: str) -> list[str]:
+        return self(line).split()
