@@ -33,6 +33,8 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=200_000)
     parser.add_argument("--tokenizers", default="13a,intl,char,none")
     parser.add_argument("--sets", default="", help="comma-separated set names (default: every shared set)")
+    parser.add_argument("--sentences", type=int, default=10_000,
+                        help="pairs for the sentence-level rows (0: skip them)")
     args = parser.parse_args()
     rows = []
     for tokenize in args.tokenizers.split(","):
@@ -59,7 +61,42 @@ def main() -> None:
             median_time(lambda: SacreBLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs), args.repeat),
         ))
         _progress(rows[-1])
+    if args.sentences:
+        rows.extend(sentence_rows(args.sentences, args.repeat))
     print_table(rows)
+
+
+def sentence_rows(count: int, repeat: int) -> list[tuple[str, float, float]]:
+    """Sentence-level BLEU (effective order) on ``count`` pairs of the large corpus, one call per pair.
+
+    Also the batch API: every hypothesis of a 100-line window scored against one
+    reference set, as MBR decoding does (sacreBLEU can only call ``sentence_score``).
+    """
+    import warnings
+
+    warnings.simplefilter("ignore")
+    hyp_path, ref_path = build_large_corpus(max(count, 30_000))
+    hyps, refs = read_lines(hyp_path)[:count], read_lines(ref_path)[:count]
+    ours, theirs = BLEU(effective_order=True), SacreBLEU(effective_order=True)
+    assert [ours.sentence_score(h, [r]).score for h, r in zip(hyps, refs)] == \
+        [theirs.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+    rows = [(
+        f"sentence_score x {count:,}",
+        median_time(lambda: [ours.sentence_score(h, [r]) for h, r in zip(hyps, refs)], repeat),
+        median_time(lambda: [theirs.sentence_score(h, [r]) for h, r in zip(hyps, refs)], repeat),
+    )]
+    _progress(rows[-1])
+    window = hyps[:100]
+    batch_refs = refs[: count // 100]
+    assert [s.score for s in ours.sentence_scores(window, [batch_refs[0]])] == \
+        [theirs.sentence_score(h, [batch_refs[0]]).score for h in window]
+    rows.append((
+        f"{len(batch_refs)} x 100 hyps vs 1 ref (batch API)",
+        median_time(lambda: [ours.sentence_scores(window, [r]) for r in batch_refs], repeat),
+        median_time(lambda: [[theirs.sentence_score(h, [r]) for h in window] for r in batch_refs], repeat),
+    ))
+    _progress(rows[-1])
+    return rows
 
 
 def _progress(row: tuple[str, float, float]) -> None:

@@ -31,10 +31,35 @@ def references(folder: Path) -> list[Path]:
     return sorted(folder.glob("ref*.*"), key=lambda p: (len(p.name), p.name))
 
 
+def clear_sacrebleu_caches() -> None:
+    """Empty sacreBLEU's tokenizer caches (``lru_cache`` on ``__call__``), which outlive a run.
+
+    Within one call sacreBLEU may reuse what it tokenized; a repeated run must
+    not find the previous run's lines already tokenized.
+    """
+    import importlib
+    import pkgutil
+
+    try:
+        import sacrebleu.tokenizers as package
+    except ImportError:
+        return
+    for info in pkgutil.iter_modules(package.__path__):
+        try:
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+        except ImportError:  # optional tokenizers (MeCab, sentencepiece) not installed
+            continue
+        for value in vars(module).values():
+            clear = getattr(getattr(value, "__call__", None), "cache_clear", None)
+            if isinstance(value, type) and clear is not None:
+                clear()
+
+
 def median_time(function: Callable[[], object], repeat: int) -> float:
     """Median CPU time of this process: robust to other load on a shared machine."""
     times = []
     for _ in range(repeat):
+        clear_sacrebleu_caches()
         start = time.process_time()
         function()
         times.append(time.process_time() - start)

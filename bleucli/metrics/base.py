@@ -294,7 +294,12 @@ class Metric(ABC, Generic[RefInfo]):
             raise InputError("sentence_score takes one hypothesis string")
         if isinstance(references, str) or not all(isinstance(r, str) for r in references):
             raise InputError("sentence_score takes a list of reference strings for one segment")
-        return self.corpus_score([hypothesis], [[r] for r in references])
+        if not references:
+            raise InputError("no references given")
+        # The statistics of a one-segment corpus, without the corpus machinery around them.
+        info = self._reference_info(tuple(references))
+        self._nrefs = len(references)
+        return self.score_from_statistics(self._segment_statistics(hypothesis, info))
 
 
 def warn(message: str) -> None:

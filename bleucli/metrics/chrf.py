@@ -18,7 +18,7 @@ single reference.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
@@ -39,6 +39,7 @@ DEFAULT_WORD_ORDER = 0
 DEFAULT_BETA = 2
 
 _ZEROS = repeat(0)  # shared default for dict.get in map(); repeat() never runs out
+_ONES = repeat(1)
 _SPACES = repeat(" ")
 
 
@@ -204,33 +205,47 @@ def string_matches(hyp: str, ref: str, max_order: int) -> list[int]:
     """
     length = len(hyp)
     reach: list[int] = []
+    append = reach.append
     extent = 0
     for i in range(length):
         if extent:
             extent -= 1
-        while extent < max_order and i + extent < length and hyp[i:i + extent + 1] in ref:
+        top = length - i
+        if top > max_order:
+            top = max_order
+        end = i + extent
+        while extent < top:
+            end += 1
+            if hyp[i:end] not in ref:
+                break
             extent += 1
-        reach.append(extent)
+        append(extent)
     found: list[int] = []
+    grams: Any = hyp
     repeats = True
     for n in range(2, max_order + 1):
-        starts = list(compress(range(length), map(le, repeat(n), reach)))
-        if not repeats or not starts:
-            found.append(len(starts))
+        reached = map(le, repeat(n), reach)
+        if not repeats:
+            found.append(sum(reached))
             continue
-        counts = Counter([hyp[i:i + n] for i in starts])
-        if len(counts) == len(starts):
+        grams = list(map(add, grams, hyp[n - 1:]))
+        matched = list(compress(grams, reached))
+        counts: dict[str, int] = {}
+        _count_elements(counts, matched)
+        if len(counts) == len(matched):
             repeats = False  # distinct here, so distinct at every higher order
-            found.append(len(starts))
+            found.append(len(matched))
             continue
-        # str.count counts non-overlapping occurrences; it can only fall short
-        # (for a self-overlapping n-gram like "aa") where it is below the
-        # hypothesis count, so only those few are recounted.
-        ref_counts = list(map(ref.count, counts))
-        hyp_counts = counts.values()
-        total = sum(map(min, hyp_counts, ref_counts))
-        for gram, seen in compress(zip(counts, ref_counts), map(lt, ref_counts, hyp_counts)):
-            total += _occurrences(ref, gram, counts[gram]) - seen
+        # n-grams seen once in the hypothesis count 1 each; the ones it repeats
+        # are clipped by their occurrences in the reference. str.count misses
+        # overlapping occurrences ("aa" in "aaa"), which can only matter where
+        # it is below the hypothesis count, so only those few are recounted.
+        repeated = list(compress(counts, map(lt, _ONES, counts.values())))
+        seen = list(map(counts.__getitem__, repeated))
+        in_ref = list(map(ref.count, repeated))
+        total = len(counts) - len(repeated) + sum(map(min, seen, in_ref))
+        for gram, hyp_count, ref_count in compress(zip(repeated, seen, in_ref), map(lt, in_ref, seen)):
+            total += _occurrences(ref, gram, hyp_count) - ref_count
         found.append(total)
     return found
 

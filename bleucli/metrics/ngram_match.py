@@ -17,6 +17,8 @@ higher orders the matched n-grams are counted when a reference repeats one.
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import lt
 from typing import Any
 
 try:
@@ -27,6 +29,9 @@ except ImportError:  # pragma: no cover - other Python implementations
         get = mapping.get
         for element in iterable:
             mapping[element] = get(element, 0) + 1
+
+
+_ONES = repeat(1)  # never runs out; shared by every map() below
 
 
 class ReferenceNgrams:
@@ -52,7 +57,7 @@ class ReferenceNgrams:
                     word_counts[word] = count
         self.word_counts = word_counts
         self.words = set(word_counts)
-        self.repeated_words = [word for word, count in word_counts.items() if count > 1] \
+        self.repeated_words = list(compress(word_counts, map(lt, _ONES, word_counts.values()))) \
             if len(word_counts) < sum(self.lengths) else []
         if len(token_lists) == 1:
             tokens = token_lists[0]

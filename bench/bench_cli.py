@@ -1,0 +1,108 @@
+"""The command line end to end, bleucli vs sacreBLEU 2.6: time and peak memory, side by side.
+
+    python bench/bench_cli.py [--repeat 3] [--sizes 100000,1000000] [--jobs 2] [--skip-large]
+
+Every run is a fresh process (``python -m bleucli`` / ``python -m sacrebleu``,
+scores printed with ``-b``), measured from a small wrapper process: wall
+time, CPU time (user + system, all worker processes included) and peak RSS of
+the largest process. Medians over ``--repeat`` runs; the scores of both tools
+must be equal. Rows:
+
+* one 3,004-line WMT17 en-de system (13a), and all 16 WMT17 systems with ``-i``;
+* the large corpus of unique lines (see ``common.build_large_corpus``) at each
+  ``--sizes``: bleucli single-process and with ``--jobs``, sacreBLEU (which
+  has no parallel scoring). Peak RSS shows whether memory grows with the input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+
+from common import REPO, SHARED, build_large_corpus
+
+_MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True, text=True)
+wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_kb": usage.ru_maxrss,
+                  "out": done.stdout.split()}))
+"""
+
+
+def measure(command: list[str], repeat: int) -> dict[str, float | list[str]]:
+    runs = []
+    for _ in range(repeat):
+        result = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True,
+                                check=True, cwd=REPO)
+        runs.append(json.loads(result.stdout))
+    return {
+        "wall": statistics.median(r["wall"] for r in runs),
+        "cpu": statistics.median(r["cpu"] for r in runs),
+        "rss_mb": max(r["rss_kb"] for r in runs) / 1024,
+        "out": runs[0]["out"],
+    }
+
+
+def _scores(words: list[str]) -> list[str]:
+    """The numbers in ``-b`` output (sacreBLEU prints JSON for several systems)."""
+    return [w.strip('",') for w in words if re.fullmatch(r'"?\d+\.\d+"?,?', w)]
+
+
+def bleucli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "bleucli", *args, "-b"]
+
+
+def sacrebleu(*args: str) -> list[str]:
+    return [sys.executable, "-m", "sacrebleu", *args, "-b"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sizes", default="100000,1000000")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--skip-large", action="store_true")
+    args = parser.parse_args()
+
+    wmt17 = SHARED / "wmt17-en-de"
+    ref = str(wmt17 / "ref.de")
+    systems = sorted(str(p) for p in (wmt17 / "sys").iterdir())
+    rows: list[tuple[str, dict, dict]] = []
+
+    def row(name: str, ours: list[str], theirs: list[str], repeat: int) -> None:
+        mine, other = measure(ours, repeat), measure(theirs, repeat)
+        assert _scores(mine["out"]) == _scores(other["out"]), (name, mine["out"], other["out"])
+        rows.append((name, mine, other))
+        print(f"  {name}: bleucli cpu {mine['cpu']:.2f} s wall {mine['wall']:.2f} s rss {mine['rss_mb']:.0f} MB; "
+              f"sacreBLEU cpu {other['cpu']:.2f} s wall {other['wall']:.2f} s rss {other['rss_mb']:.0f} MB",
+              file=sys.stderr, flush=True)
+
+    row("wmt17-en-de, 1 system (3,004 lines)", bleucli(ref, "-i", systems[0]), sacrebleu(ref, "-i", systems[0]),
+        args.repeat)
+    row("wmt17-en-de, 16 systems (-i)", bleucli(ref, "-i", *systems), sacrebleu(ref, "-i", *systems), args.repeat)
+    if not args.skip_large:
+        for size in (int(s) for s in args.sizes.split(",")):
+            hyp_path, ref_path = build_large_corpus(size)
+            repeat = 1 if size >= 500_000 else args.repeat
+            theirs = sacrebleu(str(ref_path), "-i", str(hyp_path))
+            row(f"{size:,} lines", bleucli(str(ref_path), "-i", str(hyp_path)), theirs, repeat)
+            row(f"{size:,} lines, bleucli -j {args.jobs}",
+                bleucli(str(ref_path), "-i", str(hyp_path), "-j", str(args.jobs)), theirs, repeat)
+
+    print(f"{'benchmark':<40} {'bleucli cpu/wall s':>19} {'sacreBLEU cpu/wall s':>21} "
+          f"{'cpu x':>6} {'wall x':>7} {'RSS MB (ours/theirs)':>21}")
+    for name, mine, other in rows:
+        print(f"{name:<40} {mine['cpu']:>9.2f}/{mine['wall']:<9.2f} {other['cpu']:>10.2f}/{other['wall']:<10.2f} "
+              f"{other['cpu'] / mine['cpu']:>5.2f}x {other['wall'] / mine['wall']:>6.2f}x "
+              f"{mine['rss_mb']:>10.0f}/{other['rss_mb']:<10.0f}")
+
+
+if __name__ == "__main__":
+    main()
