@@ -190,11 +190,33 @@ def _open_binary(path: str) -> BinaryIO:
         raise InputError(f"cannot read: {exc.strerror or exc}", source=path) from None
 
 
+_BLOCK_BYTES = 1 << 16
+
+
 def _read_raw_lines(handle: BinaryIO, name: str) -> Iterator[bytes]:
-    """Lines split on b"\\n" only (binary iteration never splits on \\r)."""
+    """Lines split on b"\\n" only (never on \\r), read in blocks.
+
+    Splitting 64 KiB blocks in C is several times faster than iterating a
+    binary file line by line; ``read1`` returns what a pipe has, so streamed
+    input is not held back waiting for a full block. A line longer than a
+    block is collected in parts, never re-copied per block.
+    """
+    read = getattr(handle, "read1", handle.read)
+    parts: list[bytes] = []
     try:
-        for raw in handle:
-            yield raw[:-1] if raw.endswith(b"\n") else raw
+        while block := read(_BLOCK_BYTES):
+            if b"\n" not in block:
+                parts.append(block)
+                continue
+            if parts:
+                parts.append(block)
+                block = b"".join(parts)
+            lines = block.split(b"\n")
+            tail = lines.pop()
+            parts = [tail] if tail else []
+            yield from lines
+        if parts:
+            yield b"".join(parts)
     except (OSError, EOFError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read: {reason}", source=name) from None

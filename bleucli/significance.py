@@ -376,12 +376,12 @@ def _score_matrix(metric: Metric, rows: Any) -> Any:
     anything below 2**53, but several times faster than numpy int64 scalars.
     """
     np = _numpy()
-    score = metric.score_from_statistics
+    score = metric.resampled_score
     if rows.dtype.kind in "iub":
-        values = [score(row).score for row in rows.tolist()]
+        values = [score(row) for row in rows.tolist()]
     else:
-        values = [score(row).score for row in rows]
-    return np.array(values, dtype=np.float64)
+        values = [score(row) for row in rows]
+    return np.array(values)  # dtype as sacreBLEU's: float32 where the metric stays in float32
 
 
 # -- parallel scoring ---------------------------------------------------------------------

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import io
 
 import pytest
 
 from bleucli.errors import InputError
-from bleucli.reading import decode_source, read_source, split_lines
+from bleucli.reading import decode_source, iter_lines, read_source, split_lines
 
 
 @pytest.mark.parametrize(
@@ -48,3 +49,16 @@ def test_gzip_is_read_transparently(tmp_path) -> None:
     broken.write_bytes(b"not gzip")
     with pytest.raises(InputError, match="cannot read"):
         read_source(str(broken))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"\n", b"\n\n", b"a", b"a\n", b"a\r\nb\r\n", b"x" * 200_000, b"x" * 200_000 + b"\ny" + b"z" * 70_000,
+     b"ab\n" * 50_000 + b"c", b"\n" * 70_000],
+)
+def test_lines_across_block_boundaries(data: bytes, tmp_path) -> None:
+    """Block reading splits exactly like line iteration, lines longer than a block included."""
+    path = tmp_path / "input.txt"
+    path.write_bytes(data)
+    expected = [line.decode().rstrip() for line in io.BytesIO(data)]
+    assert list(iter_lines(str(path))) == expected

@@ -61,3 +61,33 @@ def test_matches_live_oracle(config: dict, monkeypatch: pytest.MonkeyPatch) -> N
     score = sacrebleu.BLEU(**config["metric"]).corpus_score(hyps[1], refs, n_bootstrap=config["n_bs"])
     ci = confidence_interval(ours, stats[1], config["n_bs"], config["seed"])
     assert (ci.score, ci.mean, ci.ci) == (score.score, score._mean, score._ci)
+
+
+@pytest.mark.parametrize("metric", ["chrF2++", "chrF2-eps", "TER", "TER-normalized"])
+def test_chrf_and_ter_match_live_oracle(metric: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The significance code has nothing BLEU-specific: chrF and TER give sacreBLEU's numbers too."""
+    from sacrebleu.significance import PairedTest
+
+    from bleucli import CHRF, TER
+
+    options = {"chrF2++": (CHRF, {"word_order": 2}), "chrF2-eps": (CHRF, {"eps_smoothing": True}),
+               "TER": (TER, {}), "TER-normalized": (TER, {"normalized": True})}
+    ours_class, kwargs = options[metric]
+    oracle_class = sacrebleu.CHRF if ours_class is CHRF else sacrebleu.TER
+    seed = 777
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    refs = [s[:80] for s in sigdata.references(sigdata.WMT21)[:2]]
+    names = sigdata.WMT21_SYSTEMS[:3]
+    hyps = [sigdata.system(sigdata.WMT21, n)[:80] for n in names]
+    ours = ours_class(**kwargs)
+    stats = [ours.corpus_statistics(h, refs) for h in hyps]
+    for test, n in (("bs", 50), ("ar", 70)):
+        oracle = {"m": oracle_class(references=refs, **kwargs)}
+        _, scores = PairedTest(list(zip(names, hyps)), oracle, None, test, n)()
+        result = paired_test(test, ours, stats[0], stats[1:], n, seed, names=names)
+        (expected_rows,) = [v for k, v in scores.items() if k != "System"]
+        for row, expected in zip(result.rows, expected_rows):
+            assert (row.score, row.mean, row.ci, row.p_value) == (
+                expected.score, expected.mean, expected.ci, expected.p_value)
+    assert confidence_interval(ours, stats[1], 60, seed).score == ours.score_from_statistics(
+        ours.aggregate(stats[1])).score

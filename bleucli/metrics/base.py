@@ -198,6 +198,17 @@ class Metric(ABC, Generic[RefInfo]):
         """Declare the number of references (for the signature) when scoring streams directly."""
         self._nrefs = count
 
+    def resampled_score(self, statistics: Sequence[Any]) -> Any:
+        """The score of a resampled statistics row, for significance tests.
+
+        sacreBLEU puts the ``.score`` of every resample into a numpy array, so a
+        metric whose arithmetic stays in float32 on float32 rows (TER, chrF)
+        gives a float32 array, and means and differences are taken in float32.
+        Metrics return the unconverted value here to keep that; the default is
+        the (Python float) score.
+        """
+        return self.score_from_statistics(statistics).score
+
     def aggregate(self, rows: Iterable[Sequence[Any]]) -> list[Any]:
         """Sum statistics vectors element-wise (every metric here aggregates by summing)."""
         total: list[Any] | None = None

@@ -208,15 +208,18 @@ class BLEU(Metric[ReferenceNgrams]):
         ref_lens = ref_info.lengths
         ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
         order = self.max_ngram_order
-        totals = [hyp_len - n if hyp_len > n else 0 for n in range(order)]
-        return [hyp_len, ref_len, *clipped_matches(tokens, ref_info, order), *totals]
+        return [hyp_len, ref_len, *clipped_matches(tokens, ref_info, order),
+                *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
 
     def chunk_statistics(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
     ) -> list[list[Any]]:
         # BLEU's statistics are integers, so column sums at the end equal the running sums.
         rows: list[list[list[int]]] = [[] for _ in systems]
-        statistics = self._segment_statistics
+        statistics, reference_info = self._segment_statistics, self._reference_info
+        if len(systems) == 1:
+            rows[0] = [statistics(hyp, reference_info(refs)) for hyp, refs in zip(systems[0], references)]
+            return [list(map(sum, zip(*rows[0])))]
         for refs, *hyps in zip(references, *systems):
             info = self._reference_info(refs)
             for per_system, hyp in zip(rows, hyps):

@@ -401,6 +401,9 @@ class CHRF(Metric[list[_Reference]]):
             beta=self.beta,
         )
 
+    def resampled_score(self, statistics: Sequence[Any]) -> Any:
+        return f_score(statistics, self.order, self.beta, self.eps_smoothing)
+
     def _signature_fields(self) -> dict[str, object]:
         return {
             "case": "lc" if self.lowercase else "mixed",

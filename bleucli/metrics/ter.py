@@ -93,6 +93,10 @@ class TER(Metric[RefWords]):
             ref_length=float(ref_length),
         )
 
+    def resampled_score(self, statistics: Sequence[Any]) -> Any:
+        num_edits, ref_length = statistics
+        return ter_from_statistics(num_edits, ref_length)
+
     def _signature_fields(self) -> dict[str, object]:
         return {
             "case": "mixed" if self.case_sensitive else "lc",
