@@ -130,7 +130,7 @@ def sentence_scores(
     """One score per segment, produced as the input is read (so ``| head`` stops early)."""
     metric.expect_references(len(references))
     for (hyp,), refs in aligned_segments([system], references, [system_name], reference_names):
-        yield metric.score_from_statistics(metric._segment_statistics(hyp, metric._reference_info(refs)))
+        yield metric.score_from_statistics(metric.single_use_statistics(hyp, refs))
 
 
 def _length_error(row: tuple, done: int, iterators: list[Iterator[str]], names: Sequence[str], n_systems: int) -> None:

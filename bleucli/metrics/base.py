@@ -37,6 +37,18 @@ class Score:
     score: float
     signature: Signature
 
+    @classmethod
+    def _build(cls, **fields: Any) -> Any:
+        """Construct without the frozen dataclass ``__init__``.
+
+        That ``__init__`` goes through ``object.__setattr__`` once per field,
+        which is a sizeable share of a sentence-level score built in a loop
+        (MBR decoding, data filtering). ``fields`` must name every field.
+        """
+        score = object.__new__(cls)
+        score.__dict__.update(fields)
+        return score
+
     def format(self, width: int = 1, score_only: bool = False, short: bool = False) -> str:
         """sacreBLEU's text line: ``NAME|signature = score[ details]``."""
         value = f"{self.score:.{width}f}"
@@ -173,6 +185,22 @@ class Metric(ABC, Generic[RefInfo]):
     def _signature_fields(self) -> dict[str, object]:
         """The metric's own signature fields, in order."""
 
+    def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[Any]:
+        """Statistics against references that nothing else will be scored against.
+
+        Sentence scores and single-system corpora use each segment's references
+        once; a metric may skip preparing them for reuse here.
+        """
+        return self._segment_statistics(hypothesis, self._reference_info(references))
+
+    def _signature_key(self) -> Any:
+        """Everything the signature's metric fields depend on, cheap to compare.
+
+        Defaults to the fields themselves; a metric whose fields take some
+        formatting to build may return its raw options instead.
+        """
+        return tuple(self._signature_fields().items())
+
     def _observe(self, hypotheses: Iterable[str]) -> Iterable[str]:
         """Hook to look at raw hypotheses as they stream by (BLEU's tokenized-period check)."""
         return hypotheses
@@ -184,11 +212,11 @@ class Metric(ABC, Generic[RefInfo]):
             raise ValueError("the signature needs nrefs: score something or pass references first")
         # Resampling tests score thousands of sums per system and each Score carries
         # the signature: reuse the last one while nothing it depends on has changed.
-        key = (self._nrefs, tuple(self._signature_fields().items()), tuple(global_fields.items()))
+        key = (self._nrefs, self._signature_key(), tuple(global_fields.items()))
         cached = self.__dict__.get("_signature_cache")
         if cached is not None and cached[0] == key:
             return cached[1]
-        built = Signature.build(self.name, dict(key[1]), nrefs=self._nrefs, **global_fields)  # type: ignore[arg-type]
+        built = Signature.build(self.name, self._signature_fields(), nrefs=self._nrefs, **global_fields)  # type: ignore[arg-type]
         self._signature_cache = (key, built)
         return built
 
@@ -289,7 +317,7 @@ class Metric(ABC, Generic[RefInfo]):
         The references are preprocessed once and reused for every hypothesis;
         each result equals ``sentence_score(hypothesis, references)``.
         """
-        if isinstance(references, str) or not all(isinstance(r, str) for r in references):
+        if isinstance(references, str) or not all(map(isinstance, references, repeat(str))):
             raise InputError("sentence_scores takes a list of reference strings for one segment")
         if isinstance(hypotheses, str):
             raise InputError("sentence_scores takes a list of hypothesis strings")
@@ -303,14 +331,13 @@ class Metric(ABC, Generic[RefInfo]):
         """Score one hypothesis against its references (a list of strings)."""
         if not isinstance(hypothesis, str):
             raise InputError("sentence_score takes one hypothesis string")
-        if isinstance(references, str) or not all(isinstance(r, str) for r in references):
+        if isinstance(references, str) or not all(map(isinstance, references, repeat(str))):
             raise InputError("sentence_score takes a list of reference strings for one segment")
         if not references:
             raise InputError("no references given")
         # The statistics of a one-segment corpus, without the corpus machinery around them.
-        info = self._reference_info(tuple(references))
         self._nrefs = len(references)
-        return self.score_from_statistics(self._segment_statistics(hypothesis, info))
+        return self.score_from_statistics(self.single_use_statistics(hypothesis, tuple(references)))
 
 
 def warn(message: str) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import OptionError
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
-from .ngram_match import ReferenceNgrams, clipped_matches
+from .ngram_match import ReferenceNgrams, clipped_matches, pair_matches
 
 #: Smoothing methods and their default values (``None``: the method takes none).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -113,7 +113,21 @@ def compute_bleu(
     counts of orders above 1 (and the returned counts show it); with effective
     order the mean runs over the orders for which the *hypothesis* has n-grams.
     """
-    smooth_value = check_smoothing(smooth_method, smooth_value)
+    return _bleu(correct, total, sys_len, ref_len, smooth_method, check_smoothing(smooth_method, smooth_value),
+                 effective_order, max_order)
+
+
+def _bleu(
+    correct: Sequence[float],
+    total: Sequence[float],
+    sys_len: int,
+    ref_len: int,
+    smooth_method: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    max_order: int,
+) -> tuple[float, list[float], list[float], list[float], float]:
+    """:func:`compute_bleu` for a smoothing value already checked (by the metric's constructor)."""
     correct = list(correct)
     total = list(total)
     if sys_len < ref_len:
@@ -211,15 +225,25 @@ class BLEU(Metric[ReferenceNgrams]):
         return [hyp_len, ref_len, *clipped_matches(tokens, ref_info, order),
                 *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
 
+    def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
+        if len(references) != 1:
+            return self._segment_statistics(hypothesis, self._reference_info(references))
+        tokens = self._tokens(hypothesis)
+        reference = self._tokens(references[0])
+        hyp_len = len(tokens)
+        order = self.max_ngram_order
+        return [hyp_len, len(reference), *pair_matches(tokens, reference, order),
+                *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
+
     def chunk_statistics(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
     ) -> list[list[Any]]:
         # BLEU's statistics are integers, so column sums at the end equal the running sums.
         rows: list[list[list[int]]] = [[] for _ in systems]
-        statistics, reference_info = self._segment_statistics, self._reference_info
         if len(systems) == 1:
-            rows[0] = [statistics(hyp, reference_info(refs)) for hyp, refs in zip(systems[0], references)]
+            rows[0] = list(map(self.single_use_statistics, systems[0], references))
             return [list(map(sum, zip(*rows[0])))]
+        statistics = self._segment_statistics
         for refs, *hyps in zip(references, *systems):
             info = self._reference_info(refs)
             for per_system, hyp in zip(rows, hyps):
@@ -247,7 +271,7 @@ class BLEU(Metric[ReferenceNgrams]):
     # -- scoring -----------------------------------------------------------------
     def score_from_statistics(self, statistics: Sequence[Any]) -> BLEUScore:
         order = self.max_ngram_order
-        score, counts, totals, precisions, bp = compute_bleu(
+        score, counts, totals, precisions, bp = _bleu(
             statistics[2: 2 + order],
             statistics[2 + order: 2 + 2 * order],
             int(statistics[0]),
@@ -257,7 +281,7 @@ class BLEU(Metric[ReferenceNgrams]):
             self.effective_order,
             order,
         )
-        return BLEUScore(
+        return BLEUScore._build(
             name=self.name,
             score=score,
             signature=self.signature(),
@@ -273,6 +297,10 @@ class BLEU(Metric[ReferenceNgrams]):
         if not self.effective_order:
             warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
+
+    def _signature_key(self) -> Any:
+        return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,
+                self.smooth_value, self.max_ngram_order)
 
     def _signature_fields(self) -> dict[str, object]:
         smooth = self.smooth_method

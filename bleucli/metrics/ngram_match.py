@@ -120,6 +120,49 @@ def clipped_matches(tokens: list[str], refs: ReferenceNgrams, max_order: int) ->
     return matches
 
 
+def pair_matches(tokens: list[str], reference: list[str], max_order: int) -> list[int]:
+    """:func:`clipped_matches` against a single reference that nothing else will reuse.
+
+    Sentence BLEU and single-system corpus BLEU use each reference once, so
+    there is nothing to gain from preparing it: its n-gram sets are built
+    order by order and only while matches remain (the early stop then also
+    skips building the reference's higher orders).
+    """
+    words = set(reference)
+    common = words.intersection(tokens)
+    matched = len(common)
+    if matched and len(words) < len(reference):  # the reference repeats a word
+        counts: dict[str, int] = {}
+        _count_elements(counts, reference)
+        for word in compress(counts, map(lt, _ONES, counts.values())):
+            if word in common:
+                count = tokens.count(word)
+                if count > 1:
+                    limit = counts[word]
+                    matched += (count if count < limit else limit) - 1
+    matches = [matched]
+    shifted = [tokens[i:] for i in range(max_order)]
+    reference_shifted = [reference[i:] for i in range(max_order)]
+    for n in range(2, max_order + 1):
+        if matched < 2:
+            matches.extend([0] * (max_order - n + 1))
+            break
+        reference_set = set(zip(*reference_shifted[:n]))
+        grams = zip(*shifted[:n])
+        if len(reference_set) < len(reference) - n + 1:  # the reference repeats an n-gram
+            found = list(filter(reference_set.__contains__, grams))
+            if len(set(found)) == len(found):
+                matched = len(found)
+            else:
+                reference_counts: dict[tuple[str, ...], int] = {}
+                _count_elements(reference_counts, zip(*reference_shifted[:n]))
+                matched = _clip_counted(found, reference_counts)
+        else:
+            matched = len(reference_set.intersection(grams))
+        matches.append(matched)
+    return matches
+
+
 def _clip_counted(found: list[tuple[str, ...]], reference_counts: dict[tuple[str, ...], int]) -> int:
     counts: dict[tuple[str, ...], int] = {}
     _count_elements(counts, found)

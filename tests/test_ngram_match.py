@@ -1,0 +1,64 @@
+"""The two fast clipping paths against plain counting, on inputs built to hit their branches.
+
+The golden tests cover real WMT lines; these force the rare paths too:
+references and hypotheses that repeat words and higher n-grams, several
+references, every order from 1 to 9, empty sides.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bleucli.metrics.ngram_match import ReferenceNgrams, clipped_matches, pair_matches
+
+
+def counted_matches(tokens: list[str], references: list[list[str]], max_order: int) -> list[int]:
+    """The textbook definition: min(hypothesis count, max reference count), summed."""
+    result = []
+    for n in range(1, max_order + 1):
+        hyp = Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+        best: Counter[tuple[str, ...]] = Counter()
+        for ref in references:
+            for gram, count in Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1)).items():
+                best[gram] = max(best[gram], count)
+        result.append(sum(min(count, best[gram]) for gram, count in hyp.items()))
+    return result
+
+
+def random_tokens(rng: random.Random, vocabulary: str, length: int) -> list[str]:
+    return [rng.choice(vocabulary) for _ in range(length)]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_single_reference_paths_equal_counting(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(300):
+        vocabulary = "abcdefgh"[: rng.randint(1, 8)]  # small vocabularies repeat n-grams
+        hyp = random_tokens(rng, vocabulary, rng.randint(0, 14))
+        ref = random_tokens(rng, vocabulary, rng.randint(0, 14))
+        order = rng.randint(1, 9)
+        expected = counted_matches(hyp, [ref], order)
+        assert pair_matches(hyp, ref, order) == expected, (hyp, ref, order)
+        assert clipped_matches(hyp, ReferenceNgrams([ref], order), order) == expected, (hyp, ref, order)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_several_references_equal_counting(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    for _ in range(200):
+        vocabulary = "abcdef"[: rng.randint(1, 6)]
+        hyp = random_tokens(rng, vocabulary, rng.randint(0, 12))
+        refs = [random_tokens(rng, vocabulary, rng.randint(0, 12)) for _ in range(rng.randint(2, 4))]
+        order = rng.randint(1, 6)
+        assert clipped_matches(hyp, ReferenceNgrams(refs, order), order) == counted_matches(hyp, refs, order)
+
+
+def test_clipping_by_the_reference_count() -> None:
+    hyp = "the the the the cat the cat".split()
+    ref = "the cat the cat on the mat".split()
+    # "the": 5 in the hypothesis, 3 in the reference; "the cat": 2 and 2; "cat the": 1 and 1
+    assert pair_matches(hyp, ref, 4) == [5, 3, 2, 1]
+    assert counted_matches(hyp, [ref], 4) == [5, 3, 2, 1]
