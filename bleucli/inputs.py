@@ -9,17 +9,17 @@ naming the file and line.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, tee
 from typing import BinaryIO
 
 from .errors import InputError, OptionError
-from .reading import STDIN_NAME, iter_lines
+from .reading import STDIN_NAME, FileLines, iter_lines
 
 
 def open_references(
     paths: Sequence[str], num_refs: int = 1, encoding: str = "utf-8", notices: list[str] | None = None
-) -> tuple[list[str], list[Iterator[str]]]:
+) -> tuple[list[str], list[Iterable[str]]]:
     """Reference streams: one per file, or ``num_refs`` tab-separated columns of one file."""
     if not paths:
         raise OptionError("no references: give reference files before -i")
@@ -31,7 +31,7 @@ def open_references(
         lines = iter_lines(paths[0], encoding=encoding, notices=notices, strip=False)
         streams = columns(lines, paths[0], num_refs, "references (--num-refs)")
         return [f"{paths[0]} (column {k + 1})" for k in range(num_refs)], streams
-    return list(paths), [iter_lines(p, encoding=encoding, notices=notices) for p in paths]
+    return list(paths), [FileLines(p, encoding, notices) for p in paths]
 
 
 def open_system(
@@ -40,10 +40,10 @@ def open_system(
     notices: list[str] | None = None,
     stdin: BinaryIO | None = None,
     tsv: bool = False,
-) -> tuple[list[str], list[Iterator[str]]]:
+) -> tuple[list[str], list[Iterable[str]]]:
     """The system stream(s) of one input: a file, or stdin (``-``), split into columns with ``tsv``."""
     if path != "-":
-        return [path], [iter_lines(path, encoding=encoding, notices=notices)]
+        return [path], [FileLines(path, encoding, notices)]
     if stdin is None:
         raise InputError("standard input is closed; give hypotheses with -i FILE", STDIN_NAME)
     if tsv:

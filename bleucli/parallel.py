@@ -1,10 +1,12 @@
 """Spreading segment scoring over worker processes, with bounded memory.
 
-Segments are read by the parent (so input errors and warnings stay in one
-place), cut into chunks and summed by workers; at most two chunks per worker
-are in flight, so memory stays constant however long the corpus is. Workers
-receive the metric once, when they start (inherited through ``fork`` where
-the platform has it).
+When every input is a plain file, workers read their own line ranges of it
+(:func:`sum_ranges_in_workers`; the parent only counts lines). Otherwise
+(stdin, gzip, tab-separated columns) segments are read by the parent, cut
+into chunks and sent to the workers (:func:`sum_in_workers`). Either way at
+most two tasks per worker are in flight, so memory stays constant however
+long the corpus is, and workers receive the metrics once, when they start
+(inherited through ``fork`` where the platform has it).
 """
 
 from __future__ import annotations
@@ -55,6 +57,55 @@ def sum_in_workers(
         while pending:
             total = _combine(add, total, pending.popleft().result())
     return total if total is not None else summer(metric, [], n_systems)
+
+
+def _sum_ranges(ranges: list[Any], n_systems: int, encoding: str) -> tuple[Any, list[list[int]]]:
+    from .file_ranges import read_range
+
+    assert _worker_sum is not None
+    columns = [read_range(line_range, encoding) for line_range in ranges]
+    systems = columns[:n_systems]
+    suspicious = [[metric.count_suspicious(hyps) for hyps in systems] for metric in _worker_metric]
+    segments = zip(zip(*systems), zip(*columns[n_systems:]))
+    return _worker_sum(_worker_metric, segments, n_systems), suspicious
+
+
+def sum_ranges_in_workers(
+    metrics: Any,
+    tasks: Iterable[list[Any]],
+    n_systems: int,
+    workers: int,
+    encoding: str,
+    summer: Callable[[Any, Iterable[Any], int], Any],
+    add: Callable[[Any, Any], Any],
+) -> tuple[Any, list[list[int]]]:
+    """Sums over line ranges that the workers read themselves, and each metric's suspicious counts per system.
+
+    ``tasks`` holds, per task, the aligned :class:`~bleucli.file_ranges.LineRange`
+    of every system file and then of every reference file.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    total: Any = None
+    suspicious = [[0] * n_systems for _ in metrics]
+
+    def collect(result: tuple[Any, list[list[int]]]) -> None:
+        nonlocal total
+        part, counts = result
+        total = _combine(add, total, part)
+        for per_metric, more in zip(suspicious, counts):
+            per_metric[:] = [a + b for a, b in zip(per_metric, more)]
+
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                             initargs=(metrics, summer)) as pool:
+        pending: deque[Future[Any]] = deque()
+        for ranges in tasks:
+            pending.append(pool.submit(_sum_ranges, ranges, n_systems, encoding))
+            if len(pending) >= 2 * workers:
+                collect(pending.popleft().result())
+        while pending:
+            collect(pending.popleft().result())
+    return (total if total is not None else summer(metrics, [], n_systems)), suspicious
 
 
 def _combine(add: Callable[[Any, Any], Any], total: Any, part: Any) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -21,6 +21,15 @@ from .errors import InputError
 
 STDIN_NAME = "<stdin>"
 _BOM = "\ufeff"
+UTF8_BOM = _BOM.encode("utf-8")
+
+
+def bom_notice(name: str) -> str:
+    """What the CLI says about a leading byte order mark (kept, as sacreBLEU keeps it)."""
+    return (
+        f"{name} starts with a UTF-8 byte order mark; it is kept as part of the first "
+        "token, as sacreBLEU does, which lowers the score if the other side lacks it"
+    )
 
 
 @dataclass
@@ -38,6 +47,26 @@ class TextSource:
     def raw_lines(self) -> list[str]:
         """The lines before stripping (for splitting tab-separated columns)."""
         return split_raw_lines(self.text)
+
+
+@dataclass
+class FileLines:
+    """The lines of a file named on the command line: iterated like :func:`iter_lines`.
+
+    Keeping the path (rather than an open stream) lets parallel scoring hand
+    workers byte ranges of the file to read themselves (:mod:`bleucli.file_ranges`).
+    """
+
+    path: str
+    encoding: str = "utf-8"
+    notices: list[str] | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter_lines(self.path, encoding=self.encoding, notices=self.notices)
+
+    def seekable(self) -> bool:
+        """Whether a range of lines can be read without reading what comes before it."""
+        return not self.path.endswith(".gz") and _ascii_compatible(self.encoding) and os.path.isfile(self.path)
 
 
 def read_bytes(path: str) -> bytes:
@@ -80,10 +109,7 @@ def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource
         raise InputError(f"unknown encoding '{encoding}'", name) from None
     source = TextSource(name, text)
     if text.startswith(_BOM):
-        source.notices.append(
-            f"{name} starts with a UTF-8 byte order mark; it is kept as part of the first "
-            "token, as sacreBLEU does, which lowers the score if the other side lacks it"
-        )
+        source.notices.append(bom_notice(name))
     return source
 
 
@@ -146,34 +172,37 @@ def iter_lines(
             notices.extend(source.notices)
         yield from source.lines() if strip else source.raw_lines()
         return
-    check_nul = codecs.lookup(encoding).name in _NUL_IS_SUSPICIOUS
-    handle = stream if stream is not None else _open_binary(name)
+    handle = stream if stream is not None else open_binary(name)
     try:
-        for number, raw in enumerate(_read_raw_lines(handle, name), 1):
-            if check_nul and b"\x00" in raw:
-                raise InputError("contains a NUL byte: binary or UTF-16 input? (see --encoding)", name, number)
-            try:
-                line = raw.decode(encoding)
-            except UnicodeDecodeError as exc:
-                raise InputError(
-                    f"not valid {encoding}: byte {raw[exc.start:exc.start + 1]!r} at column {exc.start + 1}; "
-                    "see --encoding", name, number,
-                ) from None
+        for number, line in enumerate(decode_lines(_read_raw_lines(handle, name), name, encoding), 1):
             if number == 1 and line.startswith(_BOM) and notices is not None:
-                notices.append(
-                    f"{name} starts with a UTF-8 byte order mark; it is kept as part of the first "
-                    "token, as sacreBLEU does, which lowers the score if the other side lacks it"
-                )
+                notices.append(bom_notice(name))
             yield line.rstrip() if strip else (line[:-1] if line.endswith("\r") else line)
     finally:
         if stream is None:
             handle.close()
 
 
+def decode_lines(raw_lines: Iterable[bytes], name: str, encoding: str, first_number: int = 1) -> Iterator[str]:
+    """Decode lines strictly; a bad byte or a suspicious NUL is an InputError naming the line."""
+    check_nul = codecs.lookup(encoding).name in _NUL_IS_SUSPICIOUS
+    for number, raw in enumerate(raw_lines, first_number):
+        if check_nul and b"\x00" in raw:
+            raise InputError("contains a NUL byte: binary or UTF-16 input? (see --encoding)", name, number)
+        try:
+            yield raw.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"not valid {encoding}: byte {raw[exc.start:exc.start + 1]!r} at column {exc.start + 1}; "
+                "see --encoding", name, number,
+            ) from None
+
+
 _NUL_IS_SUSPICIOUS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
 
 
-def _open_binary(path: str) -> BinaryIO:
+def open_binary(path: str) -> BinaryIO:
+    """A plain or gzipped file opened for binary reading, or an InputError naming it."""
     if os.path.isdir(path):
         raise InputError("is a directory, not a file", source=path)
     try:

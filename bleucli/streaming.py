@@ -15,6 +15,7 @@ from typing import Any
 
 from .errors import InputError, LengthMismatchError
 from .metrics.base import CHUNK_SEGMENTS, Metric, Score, _chunks
+from .reading import FileLines, bom_notice
 
 _END = object()
 
@@ -68,21 +69,72 @@ def score_streams_multi(
     processes and their sums added up; the statistics are integers, so the
     result is identical for every ``jobs``.
     """
-    observed: list[Iterable[str]] = list(systems)
-    for metric in metrics:
-        observed = [metric._observe(s) for s in observed]
-    segments = aligned_segments(observed, references, system_names, reference_names)
     workers = resolve_jobs(jobs)
-    if workers == 1:
-        sums = _sum_segments(metrics, segments, len(systems))
+    if workers > 1 and _plain_files([*systems, *references]):
+        sums = _sum_files_in_workers(metrics, systems, references, system_names, reference_names, workers)  # type: ignore[arg-type]
     else:
-        from .parallel import sum_in_workers
+        observed: list[Iterable[str]] = list(systems)
+        for metric in metrics:
+            observed = [metric._observe(s) for s in observed]
+        segments = aligned_segments(observed, references, system_names, reference_names)
+        if workers == 1:
+            sums = _sum_segments(metrics, segments, len(systems))
+        else:
+            from .parallel import sum_in_workers
 
-        sums = sum_in_workers(metrics, segments, len(systems), workers, _sum_segments, _add_metric_sums)
+            sums = sum_in_workers(metrics, segments, len(systems), workers, _sum_segments, _add_metric_sums)
     for metric in metrics:
         metric.expect_references(len(references))
     return [[metric.score_from_statistics(per_metric[k]) for metric, per_metric in zip(metrics, sums)]  # type: ignore[arg-type]
             for k in range(len(systems))]
+
+
+#: Lines per range when workers read files themselves (a task takes one or more ranges).
+RANGE_LINES = 1000
+MAX_TASK_LINES = 20_000
+
+
+def _plain_files(streams: Sequence[Iterable[str]]) -> bool:
+    """Whether every stream is a file that workers can read ranges of, all in one encoding."""
+    return (all(isinstance(s, FileLines) and s.seekable() for s in streams)
+            and len({s.encoding for s in streams}) == 1)  # type: ignore[union-attr]
+
+
+def _sum_files_in_workers(
+    metrics: Sequence[Metric[Any]],
+    systems: Sequence[FileLines],
+    references: Sequence[FileLines],
+    system_names: Sequence[str],
+    reference_names: Sequence[str],
+    workers: int,
+) -> list[list[list[Any] | None]]:
+    """:func:`_sum_segments` over whole files, each worker reading its own line ranges.
+
+    The parent counts lines first, so unequal lengths and empty inputs are
+    reported before any scoring, with the same messages as when streaming.
+    """
+    from .file_ranges import aligned_ranges, index_lines
+    from .parallel import sum_ranges_in_workers
+
+    files = [*systems, *references]
+    indexes = [index_lines(f.path, RANGE_LINES) for f in files]
+    counts = [index.lines for index in indexes]
+    n_systems = len(systems)
+    if len(set(counts)) > 1:
+        _report_lengths(counts, [*system_names, *reference_names], n_systems)
+    if counts[0] == 0:
+        raise InputError(f"is empty (and so is {reference_names[0]})", system_names[0])
+    for source, index in zip(files, indexes):
+        if index.has_bom and source.notices is not None:
+            source.notices.append(bom_notice(source.path))
+    steps_per_task = max(1, min(MAX_TASK_LINES, counts[0] // (8 * workers)) // RANGE_LINES)
+    tasks = aligned_ranges(indexes, steps_per_task)
+    sums, suspicious = sum_ranges_in_workers(metrics, tasks, n_systems, workers, files[0].encoding,
+                                             _sum_segments, _add_metric_sums)
+    for metric, per_system in zip(metrics, suspicious):
+        for count in per_system:
+            metric.report_suspicious(count)
+    return sums  # type: ignore[no-any-return]
 
 
 def resolve_jobs(jobs: int) -> int:
@@ -136,6 +188,11 @@ def sentence_scores(
 def _length_error(row: tuple, done: int, iterators: list[Iterator[str]], names: Sequence[str], n_systems: int) -> None:
     """Count what is left of every stream so the message can give full line counts."""
     counts = [done + (0 if item is _END else 1 + sum(1 for _ in it)) for item, it in zip(row, iterators)]
+    _report_lengths(counts, names, n_systems)
+
+
+def _report_lengths(counts: Sequence[int], names: Sequence[str], n_systems: int) -> None:
+    """Raise the error for streams of unequal length (the first reference is the yardstick)."""
     reference_count = counts[n_systems]
     reference_name = names[n_systems]
     for name, lines in zip(names, counts):

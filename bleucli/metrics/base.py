@@ -205,6 +205,17 @@ class Metric(ABC, Generic[RefInfo]):
         """Hook to look at raw hypotheses as they stream by (BLEU's tokenized-period check)."""
         return hypotheses
 
+    def count_suspicious(self, hypotheses: Iterable[str]) -> int:
+        """How many hypotheses look like a mistake the user should hear about (BLEU: tokenized text).
+
+        Parallel scoring counts chunk by chunk in the workers and reports the
+        sum once per system with :meth:`report_suspicious`.
+        """
+        return 0
+
+    def report_suspicious(self, count: int) -> None:
+        """Warn about one system's ``count`` suspicious hypotheses, if there are enough to matter."""
+
     # -- shared machinery -------------------------------------------------------
     def signature(self, **global_fields: object) -> Signature:
         """The signature of the last scoring call (nrefs is unknown before one)."""

@@ -255,13 +255,20 @@ class BLEU(Metric[ReferenceNgrams]):
             return hypotheses
         return self._count_tokenized_periods(hypotheses)
 
-    @staticmethod
-    def _count_tokenized_periods(hypotheses: Iterable[str]) -> Iterator[str]:
+    def _count_tokenized_periods(self, hypotheses: Iterable[str]) -> Iterator[str]:
         count = 0
         for hyp in hypotheses:
             if isinstance(hyp, str) and hyp.endswith(" ."):
                 count += 1
             yield hyp
+        self.report_suspicious(count)
+
+    def count_suspicious(self, hypotheses: Iterable[str]) -> int:
+        if self.force:
+            return 0
+        return sum(1 for hyp in hypotheses if isinstance(hyp, str) and hyp.endswith(" ."))
+
+    def report_suspicious(self, count: int) -> None:
         if count >= TOKENIZED_PERIOD_THRESHOLD:
             warn(
                 f"{count} hypotheses end in a tokenized period (' .'): the output looks tokenized, "

@@ -1,0 +1,119 @@
+"""Aligned line ranges of plain files, for worker processes that read their own input.
+
+With ``--jobs``, handing every segment's text from the parent to the workers
+(reading, decoding, pickling, unpickling) costs about as much as scoring it,
+and the parent competes with the workers for the CPUs. Instead the parent
+only counts lines: one pass over the raw bytes of each file, noting where
+every ``step``-th line starts. Line ``k * step`` starts at a different byte in
+each file, but it is the same segment, so a worker given the byte ranges of
+one step in every file reads exactly the segments the others do not, and
+decodes them with the same checks and error messages as the streaming reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+from .reading import UTF8_BOM, decode_lines, open_binary
+
+_INDEX_BLOCK = 1 << 16  # smaller than `step` lines, so a block rarely holds two marks
+
+
+@dataclass(frozen=True)
+class LineIndex:
+    """Where every ``step``-th line of a file starts, and how many lines it has."""
+
+    path: str
+    step: int
+    lines: int
+    starts: tuple[int, ...]  # byte offset of line 0, step, 2*step, ... (those < lines), then the file size
+    has_bom: bool
+
+
+def index_lines(path: str, step: int) -> LineIndex:
+    """Count the lines of ``path`` (split on ``\\n`` only, as the reader does) and note range starts."""
+    starts = [0]
+    seen = 0  # newlines before the current search position
+    offset = 0  # byte offset of the current block
+    next_mark = step
+    last_byte = b""
+    has_bom = False
+    with open_binary(path) as handle:
+        try:
+            while block := handle.read(_INDEX_BLOCK):
+                if offset == 0:
+                    has_bom = block.startswith(UTF8_BOM)
+                remaining = block.count(b"\n")
+                position = 0
+                while seen + remaining >= next_mark:
+                    # the newline that ends line number next_mark is in this block
+                    need = next_mark - seen
+                    rest = block[position:] if position else block
+                    position = len(block) - len(rest.split(b"\n", need)[-1])
+                    starts.append(offset + position)
+                    remaining -= need
+                    seen = next_mark
+                    next_mark += step
+                seen += remaining
+                offset += len(block)
+                last_byte = block[-1:]
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    lines = seen + (1 if last_byte not in (b"", b"\n") else 0)  # a last line without a newline counts
+    if len(starts) > 1 and starts[-1] == offset:
+        starts.pop()  # a mark at the very end of the file starts no line
+    return LineIndex(path, step, lines, (*starts, offset), has_bom)
+
+
+@dataclass(frozen=True)
+class LineRange:
+    """Lines ``first_line`` ... of one file, bytes ``start`` to ``end``."""
+
+    path: str
+    start: int
+    end: int
+    first_line: int  # 1-based number of the first line, for error messages
+
+
+def aligned_ranges(indexes: list[LineIndex], steps_per_range: int = 1) -> list[list[LineRange]]:
+    """The k-th range of every file, for each k: the same segments in every file.
+
+    A range spans ``steps_per_range`` index steps. The files must have the
+    same number of lines (the caller checks first).
+    """
+    step = indexes[0].step
+    marks = len(indexes[0].starts) - 1
+    result = []
+    for k in range(0, marks, steps_per_range):
+        end = min(k + steps_per_range, marks)
+        result.append([LineRange(index.path, index.starts[k], index.starts[end], k * step + 1) for index in indexes])
+    return result
+
+
+def read_range(line_range: LineRange, encoding: str) -> list[str]:
+    """The ``rstrip()``ped lines of a range, decoded and checked as the streaming reader does."""
+    try:
+        with open_binary(line_range.path) as handle:
+            handle.seek(line_range.start)
+            data = handle.read(line_range.end - line_range.start)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", source=line_range.path) from None
+    if encoding in _WHOLE_DECODE and b"\x00" not in data:
+        try:
+            lines = data.decode(encoding).split("\n")
+        except UnicodeDecodeError:
+            pass  # decoded line by line below, to name the line
+        else:
+            if lines[-1] == "":
+                lines.pop()
+            return [line.rstrip() for line in lines]
+    raw_lines = data.split(b"\n")
+    if raw_lines[-1] == b"":
+        raw_lines.pop()
+    return [line.rstrip() for line in decode_lines(raw_lines, line_range.path, encoding, line_range.first_line)]
+
+
+# Encodings in which decoding a range at once equals decoding its lines one by one
+# (a newline byte never occurs inside a multi-byte character, and no state carries over).
+_WHOLE_DECODE = {"utf-8", "utf8", "UTF-8", "ascii", "latin-1"}

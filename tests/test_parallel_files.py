@@ -1,0 +1,160 @@
+"""``--jobs`` on plain files: workers read their own line ranges (bleucli.file_ranges).
+
+Everything the streaming reader does must hold when the input is cut into
+byte ranges: the same lines (CRLF, a BOM, no final newline, empty lines),
+the same statistics, and the same errors and warnings naming the same lines.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from pathlib import Path
+
+import pytest
+
+import datasets
+from bleucli import BLEU, CHRF, TER
+from bleucli import streaming
+from bleucli.errors import InputError, LengthMismatchError
+from bleucli.file_ranges import LineRange, aligned_ranges, index_lines, read_range
+from bleucli.reading import FileLines, iter_lines
+from conftest import invoke
+
+NAME = "wmt22-en-de"
+
+
+def write(path: Path, data: bytes) -> str:
+    path.write_bytes(data)
+    return str(path)
+
+
+def real_files(tmp_path: Path, n_systems: int = 3) -> tuple[list[str], list[str]]:
+    """Plain-text copies of real WMT22 en-de systems and both references."""
+    refs = [write(tmp_path / p.name[:-3], gzip.decompress(p.read_bytes())) for p in datasets.reference_paths(NAME)]
+    systems = [write(tmp_path / p.name[:-3], gzip.decompress(p.read_bytes()))
+               for p in datasets.system_paths(NAME)[:n_systems]]
+    return systems, refs
+
+
+@pytest.mark.parametrize("ending", [b"\n", b"", b"\r\n"])
+@pytest.mark.parametrize("step", [1, 2, 3, 7, 1000])
+def test_index_matches_the_reader(tmp_path: Path, ending: bytes, step: int) -> None:
+    rng = random.Random(step)
+    for trial in range(20):
+        lines = [rng.choice([b"", b"a", b"b c", "\u00e9t\u00e9".encode(), b"x\r", b"  "]) * rng.randint(0, 3)
+                 for _ in range(rng.randint(0, 40))]
+        data = (ending.join(lines) + (ending if lines and trial % 2 else b"")) if lines else b""
+        path = write(tmp_path / f"f{trial}.txt", data)
+        index = index_lines(path, step)
+        expected = list(iter_lines(path))
+        assert index.lines == len(expected)
+        if not expected:
+            continue
+        ranges = aligned_ranges([index], 1)
+        assert [r[0].first_line for r in ranges] == list(range(1, len(expected) + 1, step))
+        assert [line for (r,) in ranges for line in read_range(r, "utf-8")] == expected
+        # grouped ranges cover the same lines
+        assert [line for (r,) in aligned_ranges([index], 3) for line in read_range(r, "utf-8")] == expected
+
+
+@pytest.mark.parametrize("range_lines", [1, 97, 1000])
+def test_workers_reading_files_equal_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 range_lines: int) -> None:
+    monkeypatch.setattr(streaming, "RANGE_LINES", range_lines)
+    systems, refs = real_files(tmp_path)
+    names = [Path(p).name for p in systems]
+    for metrics in ([BLEU()], [BLEU(tokenize="intl"), CHRF(word_order=2), TER()]):
+        serial = streaming.score_streams_multi(metrics, [FileLines(p) for p in systems], [FileLines(p) for p in refs],
+                                               names, refs)
+        parallel = streaming.score_streams_multi(metrics, [FileLines(p) for p in systems],
+                                                 [FileLines(p) for p in refs], names, refs, jobs=2)
+        assert [[s.to_dict() for s in row] for row in parallel] == [[s.to_dict() for s in row] for row in serial]
+        first_system = datasets.systems(NAME)[datasets.system_name(datasets.system_paths(NAME)[0])]
+        assert parallel[0][0].score == metrics[0].corpus_score(first_system, datasets.references(NAME)).score
+
+
+def test_bom_crlf_and_missing_final_newline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streaming, "RANGE_LINES", 2)
+    ref = write(tmp_path / "ref", "\ufeffDer Hund .\r\nEine Katze\r\n\r\nzwei Vögel\r\nEnde".encode())
+    hyp = write(tmp_path / "hyp", "Der Hund.\nEine Katze!\n\nzwei Vogel\nEnde\n".encode())
+    results = []
+    for jobs in (1, 2):
+        notices: list[str] = []
+        (score,) = streaming.score_streams(BLEU(), [FileLines(hyp, notices=notices)],
+                                           [FileLines(ref, notices=notices)], ["hyp"], ["ref"], jobs=jobs)
+        results.append((score.to_dict(), notices))
+    assert results[0] == results[1]
+    assert len(results[0][1]) == 1 and "byte order mark" in results[0][1][0]
+
+
+def test_decoding_error_names_the_line_in_a_later_range(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streaming, "RANGE_LINES", 3)
+    ref = write(tmp_path / "ref", b"".join(b"line %d\n" % i for i in range(1, 21)))
+    hyp = write(tmp_path / "hyp", b"".join(b"line %d\n" % i if i != 14 else b"bad \xff\n" for i in range(1, 21)))
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(InputError) as caught:
+            streaming.score_streams(BLEU(), [FileLines(hyp)], [FileLines(ref)], ["hyp"], ["ref"], jobs=jobs)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+    assert "14" in messages[0] and "hyp" in messages[0]
+
+
+def test_nul_byte_is_reported_in_workers_too(tmp_path: Path) -> None:
+    ref = write(tmp_path / "ref", b"a\nb\nc\n")
+    hyp = write(tmp_path / "hyp", b"a\nb\x00\nc\n")
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(InputError, match="NUL") as caught:
+            streaming.score_streams(BLEU(), [FileLines(hyp)], [FileLines(ref)], ["hyp"], ["ref"], jobs=jobs)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+
+
+def test_unequal_and_empty_files_are_refused_before_scoring(tmp_path: Path) -> None:
+    ref = write(tmp_path / "ref", b"a\nb\nc\n")
+    short = write(tmp_path / "short", b"a\nb\n")
+    empty = write(tmp_path / "empty", b"")
+    for jobs in (1, 2):
+        with pytest.raises(LengthMismatchError, match="hypothesis short has 2 lines but reference ref has 3"):
+            streaming.score_streams(BLEU(), [FileLines(short)], [FileLines(ref)], ["short"], ["ref"], jobs=jobs)
+        with pytest.raises(InputError, match="is empty, but reference ref has 3 lines"):
+            streaming.score_streams(BLEU(), [FileLines(empty)], [FileLines(ref)], ["empty"], ["ref"], jobs=jobs)
+        with pytest.raises(InputError, match=r"is empty \(and so is ref\)"):
+            streaming.score_streams(BLEU(), [FileLines(empty)], [FileLines(empty)], ["empty"], ["ref"], jobs=jobs)
+
+
+def test_cli_warnings_and_output_do_not_depend_on_jobs(tmp_path: Path) -> None:
+    lines = [f"Satz Nummer {i} ." for i in range(150)]  # tokenized periods: the CLI warns
+    ref = write(tmp_path / "ref.txt", "\n".join(lines).encode())
+    hyp = write(tmp_path / "hyp.txt", "\n".join(line.replace("Nummer", "Nr.") for line in lines).encode())
+    results = [invoke([ref, "-i", hyp, "-j", str(jobs)]) for jobs in (1, 2)]
+    assert results[0].exit_code == results[1].exit_code == 0
+    assert results[0].stdout == results[1].stdout
+    assert results[0].stderr == results[1].stderr and "tokenized period" in results[0].stderr
+
+
+def test_cli_bad_input_with_jobs_is_one_line_and_exit_3(tmp_path: Path) -> None:
+    ref = write(tmp_path / "ref.txt", b"a b\n" * 5000)
+    hyp = write(tmp_path / "hyp.txt", b"a b\n" * 4000 + b"a \xfe\n" + b"a b\n" * 999)
+    result = invoke([ref, "-i", hyp, "-j", "2"])
+    assert result.exit_code == 3
+    assert result.stderr.strip().count("\n") == 0 and "4001" in result.stderr and "hyp.txt" in result.stderr
+
+
+def test_stdin_and_gzip_still_use_the_parent_reader(tmp_path: Path) -> None:
+    systems, refs = real_files(tmp_path, 1)
+    gz = tmp_path / "sys.gz"
+    gz.write_bytes(gzip.compress(Path(systems[0]).read_bytes()))
+    assert not FileLines(str(gz)).seekable() and FileLines(systems[0]).seekable()
+    outputs = {invoke([refs[0], "-i", str(gz), "-j", "2"]).stdout,
+               invoke([refs[0], "-j", "2"], input=Path(systems[0]).read_bytes()).stdout,
+               invoke([refs[0], "-i", systems[0], "-j", "2"]).stdout}
+    assert len(outputs) == 1
+
+
+def test_line_range_reads_exactly_its_bytes(tmp_path: Path) -> None:
+    path = write(tmp_path / "f", b"one\ntwo\nthree\n")
+    assert read_range(LineRange(path, 4, 8, 2), "utf-8") == ["two"]
+    assert read_range(LineRange(path, 8, 14, 3), "utf-8") == ["three"]
