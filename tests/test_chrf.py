@@ -224,3 +224,30 @@ def test_to_dict():
     assert data["signature"].startswith("nrefs:2|case:mixed|eff:yes|nc:6|nw:2|space:no|version:")
     assert (data["char_order"], data["word_order"], data["beta"], data["nrefs"]) == (6, 2, 2, "2")
     assert data["signature_fields"]["nw"] == "2"
+
+
+def _counted_char_matches(hyp: str, ref: str, max_order: int) -> list[int]:
+    """The definition: sum over n-grams of min(count in hypothesis, count in reference), overlaps included."""
+    from collections import Counter
+
+    result = []
+    for n in range(2, max_order + 1):
+        hyp_counts = Counter(hyp[i:i + n] for i in range(len(hyp) - n + 1))
+        ref_counts = Counter(ref[i:i + n] for i in range(len(ref) - n + 1))
+        result.append(sum(min(count, ref_counts[gram]) for gram, count in hyp_counts.items()))
+    return result
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_string_matches_equal_counting(seed):
+    """The substring-search path against plain counting, on tiny alphabets full of repeats and overlaps."""
+    import random
+
+    from bleucli.metrics.chrf import string_matches
+
+    rng = random.Random(seed)
+    for _ in range(2000):
+        hyp = "".join(rng.choice("aab"[: rng.randint(1, 3)]) for _ in range(rng.randint(0, 16)))
+        ref = "".join(rng.choice("abc"[: rng.randint(1, 3)]) for _ in range(rng.randint(0, 16)))
+        order = min(rng.randint(1, 7), len(ref))
+        assert string_matches(hyp, ref, order) == _counted_char_matches(hyp, ref, order), (hyp, ref, order)

@@ -199,9 +199,11 @@ def string_matches(hyp: str, ref: str, max_order: int) -> list[int]:
     occurs in the reference (up to max_order) is found by substring search;
     it is at least the previous position's minus one, so each position costs
     about two searches. The number of positions reaching length n counts
-    every hypothesis n-gram found in the reference; only n-grams that repeat
-    in the hypothesis can need less (when the reference has fewer), and they
-    are looked at only while an order still has repeats.
+    every hypothesis n-gram found in the reference. That over-counts only an
+    n-gram the hypothesis repeats more often than the reference has it, so
+    only repeated matched n-grams are looked at: an n-gram can only repeat
+    where its (n-1)-gram prefix did, so each order searches the few positions
+    the previous order left, and stops once nothing repeats.
     """
     length = len(hyp)
     reach: list[int] = []
@@ -220,34 +222,41 @@ def string_matches(hyp: str, ref: str, max_order: int) -> list[int]:
                 break
             extent += 1
         append(extent)
-    found: list[int] = []
-    grams: Any = hyp
-    repeats = True
-    for n in range(2, max_order + 1):
-        reached = map(le, repeat(n), reach)
-        if not repeats:
-            found.append(sum(reached))
-            continue
-        grams = list(map(add, grams, hyp[n - 1:]))
-        matched = list(compress(grams, reached))
+    histogram: dict[int, int] = {}
+    _count_elements(histogram, reach)
+    found = [0] * (max_order + 1)  # found[n]: positions whose n-gram occurs in the reference
+    running = 0
+    for n in range(max_order, 1, -1):
+        running += histogram.get(n, 0)
+        found[n] = running
+    if max_order < 2 or found[2] < 2:
+        return found[2:]
+    matched = list(map(le, repeat(2), reach))
+    positions: list[int] = list(compress(range(length), matched))
+    grams: list[str] = list(compress(map(add, hyp, hyp[1:]), matched))
+    n = 2
+    while True:
         counts: dict[str, int] = {}
-        _count_elements(counts, matched)
-        if len(counts) == len(matched):
-            repeats = False  # distinct here, so distinct at every higher order
-            found.append(len(matched))
-            continue
-        # n-grams seen once in the hypothesis count 1 each; the ones it repeats
-        # are clipped by their occurrences in the reference. str.count misses
-        # overlapping occurrences ("aa" in "aaa"), which can only matter where
-        # it is below the hypothesis count, so only those few are recounted.
+        _count_elements(counts, grams)
+        if len(counts) == len(grams):
+            break  # no matched n-gram repeats at this order, so none does at higher ones
+        # clip the repeated ones by their occurrences in the reference. str.count
+        # misses overlapping occurrences ("aa" in "aaa"), which can only matter
+        # where it is below the hypothesis count, so only those few are recounted.
         repeated = list(compress(counts, map(lt, _ONES, counts.values())))
         seen = list(map(counts.__getitem__, repeated))
         in_ref = list(map(ref.count, repeated))
-        total = len(counts) - len(repeated) + sum(map(min, seen, in_ref))
-        for gram, hyp_count, ref_count in compress(zip(repeated, seen, in_ref), map(lt, in_ref, seen)):
-            total += _occurrences(ref, gram, hyp_count) - ref_count
-        found.append(total)
-    return found
+        for gram, hyp_count, _ in compress(zip(repeated, seen, in_ref), map(lt, in_ref, seen)):
+            ref_count = _occurrences(ref, gram, hyp_count)
+            if ref_count < hyp_count:
+                found[n] -= hyp_count - ref_count
+        n += 1
+        if n > max_order:
+            break
+        positions = [p for p in compress(positions, map(lt, _ONES, map(counts.__getitem__, grams)))
+                     if reach[p] >= n]
+        grams = [hyp[p:p + n] for p in positions]
+    return found[2:]
 
 
 class _HypothesisNgrams:
