@@ -18,11 +18,11 @@ single reference.
 
 from __future__ import annotations
 
-from collections import Counter, _count_elements  # type: ignore[attr-defined]
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import add, le, lt
+from operator import add, itemgetter, le, lt, or_
 from typing import Any
 
 from ..errors import OptionError
@@ -41,6 +41,8 @@ DEFAULT_BETA = 2
 _ZEROS = repeat(0)  # shared default for dict.get in map(); repeat() never runs out
 _ONES = repeat(1)
 _SPACES = repeat(" ")
+_FIRST_CHAR = itemgetter(0)
+_LAST_CHAR = itemgetter(-1)
 
 
 @dataclass(frozen=True)
@@ -63,35 +65,42 @@ def split_punctuation(line: str) -> list[str]:
 
     The last character is split off if it is punctuation, otherwise the first
     one is; only one per word, so ``(hi)`` becomes ``(hi`` and ``)`` (sacreBLEU
-    #124, kept for parity with the official chrF++.py).
+    #124, kept for parity with the official chrF++.py). Words are tested in C
+    (``map``) and only the few with punctuation at an edge are split in Python.
     """
-    words: list[str] = []
-    for word in line.split():
+    words = line.split()
+    last = list(map(PUNCTUATION.__contains__, map(_LAST_CHAR, words)))
+    first = map(PUNCTUATION.__contains__, map(_FIRST_CHAR, words))
+    marked = list(compress(range(len(words)), map(or_, last, first)))
+    for i in reversed(marked):  # from the end, so earlier indices stay valid
+        word = words[i]
         if len(word) > 1:
-            if word[-1] in PUNCTUATION:
-                words.append(word[:-1])
-                words.append(word[-1])
-                continue
-            if word[0] in PUNCTUATION:
-                words.append(word[0])
-                words.append(word[1:])
-                continue
-        words.append(word)
+            words[i:i + 1] = (word[:-1], word[-1]) if last[i] else (word[0], word[1:])
     return words
 
 
-def _counted(grams: Any, length: int) -> Counter | set:
-    """A set when all ``length`` n-grams are distinct (the common case above order 2), else a Counter.
+Counts = dict[str, int]
+
+
+def _count(items: Any) -> Counts:
+    """Occurrences of each item (a plain dict: building a ``Counter`` costs microseconds more)."""
+    counts: Counts = {}
+    _count_elements(counts, items)
+    return counts
+
+
+def _counted(grams: Any, length: int) -> Counts | set:
+    """A set when all ``length`` n-grams are distinct (the common case above order 2), else counts.
 
     With distinct n-grams on either side, sum(min(h, r)) is simply the size
-    of the key intersection, which sets compute in C much faster than a Counter
+    of the key intersection, which sets compute in C much faster than counts
     can be built.
     """
     unique = set(grams)
-    return unique if len(unique) == length else Counter(grams)
+    return unique if len(unique) == length else _count(grams)
 
 
-def char_ngrams(line: str, max_order: int, whitespace: bool) -> list[Counter | set]:
+def char_ngrams(line: str, max_order: int, whitespace: bool) -> list[Counts | set]:
     """Character n-grams of orders 1..max_order (whitespace removed unless kept).
 
     The n-grams of order n are built by appending one character to those of
@@ -111,7 +120,7 @@ def char_ngrams(line: str, max_order: int, whitespace: bool) -> list[Counter | s
     return counts
 
 
-def word_ngrams(words: list[str], max_order: int) -> list[Counter | set]:
+def word_ngrams(words: list[str], max_order: int) -> list[Counts | set]:
     """Word n-grams of orders 1..max_order, keyed by the space-joined words."""
     if max_order < 1:
         return []
@@ -123,7 +132,7 @@ def word_ngrams(words: list[str], max_order: int) -> list[Counter | set]:
     return counts
 
 
-def matches(hyp: Counter | set, ref: Counter | set) -> int:
+def matches(hyp: Counts | set, ref: Counts | set) -> int:
     """sum over n-grams of min(hyp count, ref count)."""
     if type(hyp) is set or type(ref) is set:  # one side has no repeats: every shared n-gram counts once
         return len(hyp.intersection(ref)) if type(hyp) is set else len(ref.intersection(hyp))  # type: ignore[union-attr]
@@ -271,9 +280,9 @@ class _HypothesisNgrams:
     __slots__ = ("unigrams", "grams", "counts")
 
     def __init__(self, chars: str, max_order: int) -> None:
-        self.unigrams = Counter(chars)
+        self.unigrams = _count(chars)
         self.grams: list[list[str]] = [[], []]
-        self.counts: list[Counter | None] = [None, None]
+        self.counts: list[Counts | None] = [None, None]
         grams: Any = chars
         distinct = False
         for n in range(2, max_order + 1):
@@ -281,12 +290,12 @@ class _HypothesisNgrams:
             self.grams.append(grams)
             counts = None
             if not distinct:
-                counts = Counter(grams)
+                counts = _count(grams)
                 if len(counts) == len(grams):
                     distinct, counts = True, None
             self.counts.append(counts)
 
-    def matches_table(self, n: int, table: Counter | set) -> int:
+    def matches_table(self, n: int, table: Counts | set) -> int:
         """sum(min(hyp, ref)) over order-n n-grams, with the reference as a table."""
         counts = self.counts[n]
         if counts is None:
@@ -334,7 +343,7 @@ class CHRF(Metric[list[_Reference]]):
             line = line.lower()
         return line if self.whitespace else "".join(line.split())
 
-    def _words(self, line: str) -> tuple[list[Counter | set], int]:
+    def _words(self, line: str) -> tuple[list[Counts | set], int]:
         """Word n-grams (chrF++) and the word count."""
         if self.lowercase:
             line = line.lower()
@@ -348,7 +357,7 @@ class CHRF(Metric[list[_Reference]]):
             if len(chars) > LONG_REFERENCE:
                 tables = char_ngrams(chars, self.char_order, True)
             else:  # short: order 1 counted, higher orders found by substring search
-                tables = [Counter(chars)] if self.char_order else []
+                tables = [_count(chars)] if self.char_order else []
             words, n_words = self._words(ref) if self.word_order else ([], 0)
             info.append((chars, tables, words, n_words))
         return info
@@ -357,7 +366,7 @@ class CHRF(Metric[list[_Reference]]):
         chars = self._chars(hypothesis)
         length = len(chars)
         char_order = self.char_order
-        unigrams = Counter(chars)
+        unigrams = _count(chars)
         hyp_orders: _HypothesisNgrams | None = None  # built only for long references
         if self.word_order:
             hyp_words, hyp_n_words = self._words(hypothesis)
