@@ -1,6 +1,7 @@
 """The two fast clipping paths against plain counting, on inputs built to hit their branches.
 
-The golden tests cover real WMT lines; these force the rare paths too:
+The golden tests cover real WMT lines; these force the rare paths too (and the
+substring-search path of character-level BLEU):
 references and hypotheses that repeat words and higher n-grams, several
 references, every order from 1 to 9, empty sides.
 """
@@ -62,3 +63,29 @@ def test_clipping_by_the_reference_count() -> None:
     # "the": 5 in the hypothesis, 3 in the reference; "the cat": 2 and 2; "cat the": 1 and 1
     assert pair_matches(hyp, ref, 4) == [5, 3, 2, 1]
     assert counted_matches(hyp, [ref], 4) == [5, 3, 2, 1]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_character_matches_equal_counting(seed: int) -> None:
+    """char BLEU's substring-search path (bleucli.metrics.substring_match) against plain counting."""
+    from bleucli.metrics.substring_match import character_matches
+
+    rng = random.Random(2000 + seed)
+    for _ in range(500):
+        hyp = "".join(rng.choice("aab"[: rng.randint(1, 3)]) for _ in range(rng.randint(0, 16)))
+        ref = "".join(rng.choice("abc"[: rng.randint(1, 3)]) for _ in range(rng.randint(0, 16)))
+        order = rng.randint(1, 9)
+        assert character_matches(hyp, ref, order) == counted_matches(list(hyp), [list(ref)], order), (hyp, ref)
+
+
+def test_char_bleu_single_reference_path_equals_the_general_one() -> None:
+    from bleucli import BLEU
+
+    rng = random.Random(7)
+    for lowercase in (False, True):
+        metric = BLEU(tokenize="char", lowercase=lowercase, max_ngram_order=5)
+        for _ in range(2000):
+            hyp = "".join(rng.choice("aAb c\t") for _ in range(rng.randint(0, 14)))
+            ref = "".join(rng.choice("abC  ") for _ in range(rng.randint(0, 14)))
+            assert metric.single_use_statistics(hyp, (ref,)) == \
+                metric._segment_statistics(hyp, metric._reference_info((ref,))), (hyp, ref)

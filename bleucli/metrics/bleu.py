@@ -17,6 +17,7 @@ from ..errors import OptionError
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
 from .ngram_match import ReferenceNgrams, clipped_matches, pair_matches
+from .substring_match import character_matches
 
 #: Smoothing methods and their default values (``None``: the method takes none).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -202,6 +203,8 @@ class BLEU(Metric[ReferenceNgrams]):
         self.tokenize = tokenize if tokenize is not None else default_tokenizer_for(trg_lang)
         self.tokenizer = get_tokenizer(self.tokenize)
         self._split = self.tokenizer.tokens
+        # tokenizers whose tokens are single characters offer them as one string
+        self._characters = getattr(self.tokenizer, "characters", None)
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
@@ -228,11 +231,24 @@ class BLEU(Metric[ReferenceNgrams]):
     def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
         if len(references) != 1:
             return self._segment_statistics(hypothesis, self._reference_info(references))
+        if self._characters is not None:
+            return self._character_statistics(hypothesis, references[0])
         tokens = self._tokens(hypothesis)
         reference = self._tokens(references[0])
         hyp_len = len(tokens)
         order = self.max_ngram_order
         return [hyp_len, len(reference), *pair_matches(tokens, reference, order),
+                *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
+
+    def _character_statistics(self, hypothesis: str, reference: str) -> list[int]:
+        """:meth:`single_use_statistics` when every token is one character (``char``)."""
+        if self.lowercase:
+            hypothesis, reference = hypothesis.lower(), reference.lower()
+        hyp = self._characters(hypothesis.rstrip())  # type: ignore[misc]
+        ref = self._characters(reference.rstrip())  # type: ignore[misc]
+        hyp_len = len(hyp)
+        order = self.max_ngram_order
+        return [hyp_len, len(ref), *character_matches(hyp, ref, order),
                 *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
 
     def chunk_statistics(

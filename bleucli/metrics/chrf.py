@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import OptionError
 from .base import Metric, Score
+from .substring_match import string_matches
 
 #: ASCII punctuation (Python's ``string.punctuation``), split off word edges for chrF++.
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
@@ -187,85 +188,6 @@ LONG_REFERENCE = 300
 #: A preprocessed reference: its character string, n-gram tables (order 1 only,
 #: or every order for a long reference), word n-gram tables and word count.
 _Reference = tuple[str, list, list, int]
-
-
-def _occurrences(text: str, gram: str, enough: int) -> int:
-    """Occurrences of ``gram`` in ``text``, overlaps included, counting up to ``enough``."""
-    count = 0
-    at = text.find(gram)
-    while at >= 0:
-        count += 1
-        if count == enough:
-            break
-        at = text.find(gram, at + 1)
-    return count
-
-
-def string_matches(hyp: str, ref: str, max_order: int) -> list[int]:
-    """sum(min(hyp count, ref count)) over character n-grams of orders 2..max_order.
-
-    For each hypothesis position, the longest substring starting there that
-    occurs in the reference (up to max_order) is found by substring search;
-    it is at least the previous position's minus one, so each position costs
-    about two searches. The number of positions reaching length n counts
-    every hypothesis n-gram found in the reference. That over-counts only an
-    n-gram the hypothesis repeats more often than the reference has it, so
-    only repeated matched n-grams are looked at: an n-gram can only repeat
-    where its (n-1)-gram prefix did, so each order searches the few positions
-    the previous order left, and stops once nothing repeats.
-    """
-    length = len(hyp)
-    reach: list[int] = []
-    append = reach.append
-    extent = 0
-    for i in range(length):
-        if extent:
-            extent -= 1
-        top = length - i
-        if top > max_order:
-            top = max_order
-        end = i + extent
-        while extent < top:
-            end += 1
-            if hyp[i:end] not in ref:
-                break
-            extent += 1
-        append(extent)
-    histogram: dict[int, int] = {}
-    _count_elements(histogram, reach)
-    found = [0] * (max_order + 1)  # found[n]: positions whose n-gram occurs in the reference
-    running = 0
-    for n in range(max_order, 1, -1):
-        running += histogram.get(n, 0)
-        found[n] = running
-    if max_order < 2 or found[2] < 2:
-        return found[2:]
-    matched = list(map(le, repeat(2), reach))
-    positions: list[int] = list(compress(range(length), matched))
-    grams: list[str] = list(compress(map(add, hyp, hyp[1:]), matched))
-    n = 2
-    while True:
-        counts: dict[str, int] = {}
-        _count_elements(counts, grams)
-        if len(counts) == len(grams):
-            break  # no matched n-gram repeats at this order, so none does at higher ones
-        # clip the repeated ones by their occurrences in the reference. str.count
-        # misses overlapping occurrences ("aa" in "aaa"), which can only matter
-        # where it is below the hypothesis count, so only those few are recounted.
-        repeated = list(compress(counts, map(lt, _ONES, counts.values())))
-        seen = list(map(counts.__getitem__, repeated))
-        in_ref = list(map(ref.count, repeated))
-        for gram, hyp_count, _ in compress(zip(repeated, seen, in_ref), map(lt, in_ref, seen)):
-            ref_count = _occurrences(ref, gram, hyp_count)
-            if ref_count < hyp_count:
-                found[n] -= hyp_count - ref_count
-        n += 1
-        if n > max_order:
-            break
-        positions = [p for p in compress(positions, map(lt, _ONES, map(counts.__getitem__, grams)))
-                     if reach[p] >= n]
-        grams = [hyp[p:p + n] for p in positions]
-    return found[2:]
 
 
 class _HypothesisNgrams:

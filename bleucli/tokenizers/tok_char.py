@@ -17,4 +17,8 @@ class CharTokenizer:
         return " ".join("".join(line.split()))
 
     def tokens(self, line: str) -> list[str]:
-        return list("".join(line.split()))
+        return list(self.characters(line))
+
+    def characters(self, line: str) -> str:
+        """The tokens as one string: BLEU can then match n-grams by substring search."""
+        return "".join(line.split())
