@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InputError
-from .reading import UTF8_BOM, decode_lines, open_binary
+from .reading import UTF8_BOM, decode_lines, decodes_whole, open_binary
 
 _INDEX_BLOCK = 1 << 16  # smaller than `step` lines, so a block rarely holds two marks
 
@@ -99,7 +99,7 @@ def read_range(line_range: LineRange, encoding: str) -> list[str]:
             data = handle.read(line_range.end - line_range.start)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", source=line_range.path) from None
-    if encoding in _WHOLE_DECODE and b"\x00" not in data:
+    if decodes_whole(encoding) and b"\x00" not in data:
         try:
             lines = data.decode(encoding).split("\n")
         except UnicodeDecodeError:
@@ -113,7 +113,3 @@ def read_range(line_range: LineRange, encoding: str) -> list[str]:
         raw_lines.pop()
     return [line.rstrip() for line in decode_lines(raw_lines, line_range.path, encoding, line_range.first_line)]
 
-
-# Encodings in which decoding a range at once equals decoding its lines one by one
-# (a newline byte never occurs inside a multi-byte character, and no state carries over).
-_WHOLE_DECODE = {"utf-8", "utf8", "UTF-8", "ascii", "latin-1"}

@@ -62,3 +62,37 @@ def test_lines_across_block_boundaries(data: bytes, tmp_path) -> None:
     path.write_bytes(data)
     expected = [line.decode().rstrip() for line in io.BytesIO(data)]
     assert list(iter_lines(str(path))) == expected
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1", "cp1252"])
+def test_errors_deep_in_a_file_name_their_line(encoding: str, tmp_path) -> None:
+    """Blocks are decoded at once, but a NUL (or bad byte) still names its own line, in any block."""
+    good = "Zeile\n".encode(encoding)
+    path = tmp_path / "input.txt"
+    path.write_bytes(good * 30_000 + b"a\x00b\n" + good * 10)
+    with pytest.raises(InputError, match="NUL") as caught:
+        list(iter_lines(str(path), encoding=encoding))
+    assert caught.value.line == 30_001
+    if encoding == "utf-8":
+        path.write_bytes(good * 25_000 + b"ok \xff\n" + good * 10)
+        with pytest.raises(InputError, match="column 4") as caught:
+            list(iter_lines(str(path)))
+        assert caught.value.line == 25_001
+
+
+def test_line_by_line_encodings_name_the_line_too(tmp_path) -> None:
+    path = tmp_path / "input.txt"
+    path.write_bytes("\u65e5\u672c\n".encode("shift_jis") * 20_000 + b"ok \xff\n")
+    with pytest.raises(InputError, match="not valid shift_jis") as caught:
+        list(iter_lines(str(path), encoding="shift_jis"))
+    assert caught.value.line == 20_001
+
+
+def test_block_decoding_equals_line_decoding(tmp_path) -> None:
+    text = "".join(f"Satz {i} \u00e4\u00f6\u00fc \u4e2d\u6587 \r\n" if i % 3 else f"\ufeff{i}\t \n" for i in range(40_000))
+    path = tmp_path / "input.txt"
+    path.write_bytes(text.encode("utf-8"))
+    expected = [line.rstrip() for line in text.split("\n")[:-1]]
+    assert list(iter_lines(str(path))) == expected
+    assert list(iter_lines(str(path), strip=False)) == [line[:-1] if line.endswith("\r") else line
+                                                         for line in text.split("\n")[:-1]]
