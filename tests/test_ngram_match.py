@@ -89,3 +89,22 @@ def test_char_bleu_single_reference_path_equals_the_general_one() -> None:
             ref = "".join(rng.choice("abC  ") for _ in range(rng.randint(0, 14)))
             assert metric.single_use_statistics(hyp, (ref,)) == \
                 metric._segment_statistics(hyp, metric._reference_info((ref,))), (hyp, ref)
+
+
+def test_char_bleu_with_cached_references_and_several_systems() -> None:
+    """Reference info built once (constructor or several systems) takes the substring path too."""
+    from bleucli import BLEU
+
+    hyps = ["Das ist ein Test.", "zwei  Wörter", "", "aaa aaa"]
+    other = ["Das ist kein Test!", "zwei Wort", "x", "aa aa a"]
+    refs = [["Das ist ein Test!", "Zwei Wörter.", "nichts", "aaaa a"]]
+    for lowercase in (False, True):
+        plain = BLEU(tokenize="char", lowercase=lowercase)
+        cached = BLEU(tokenize="char", lowercase=lowercase, references=refs)
+        assert isinstance(cached._ref_cache[0], str)
+        for system in (hyps, other):
+            expected = plain.corpus_score(system, refs)
+            assert cached.corpus_score(system).to_dict() == expected.to_dict()
+            row = [plain.single_use_statistics(h, (r,)) for h, r in zip(system, refs[0])]
+            assert [sum(column) for column in zip(*row)] == \
+                plain.chunk_statistics([hyps, system], [(r,) for r in refs[0]])[1]

@@ -172,7 +172,7 @@ def closest_ref_len(hyp_len: int, ref_lens: Iterable[int]) -> int:
     return best_len
 
 
-class BLEU(Metric[ReferenceNgrams]):
+class BLEU(Metric[ReferenceNgrams | str]):
     """Corpus and sentence BLEU, configured like sacreBLEU's ``BLEU`` class."""
 
     name = "BLEU"
@@ -216,10 +216,15 @@ class BLEU(Metric[ReferenceNgrams]):
             line = line.lower()
         return self._split(line.rstrip())
 
-    def _reference_info(self, references: tuple[str, ...]) -> ReferenceNgrams:
+    def _reference_info(self, references: tuple[str, ...]) -> ReferenceNgrams | str:
+        if self._characters is not None and len(references) == 1:
+            return self._character_string(references[0])  # matched by substring search
         return ReferenceNgrams([self._tokens(ref) for ref in references], self.max_ngram_order)
 
-    def _segment_statistics(self, hypothesis: str, ref_info: ReferenceNgrams) -> list[int]:
+    def _segment_statistics(self, hypothesis: str, ref_info: ReferenceNgrams | str) -> list[int]:
+        if type(ref_info) is str:
+            return self._character_statistics(hypothesis, ref_info)
+        assert isinstance(ref_info, ReferenceNgrams)
         tokens = self._tokens(hypothesis)
         hyp_len = len(tokens)
         ref_lens = ref_info.lengths
@@ -232,7 +237,7 @@ class BLEU(Metric[ReferenceNgrams]):
         if len(references) != 1:
             return self._segment_statistics(hypothesis, self._reference_info(references))
         if self._characters is not None:
-            return self._character_statistics(hypothesis, references[0])
+            return self._character_statistics(hypothesis, self._character_string(references[0]))
         tokens = self._tokens(hypothesis)
         reference = self._tokens(references[0])
         hyp_len = len(tokens)
@@ -240,15 +245,18 @@ class BLEU(Metric[ReferenceNgrams]):
         return [hyp_len, len(reference), *pair_matches(tokens, reference, order),
                 *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
 
-    def _character_statistics(self, hypothesis: str, reference: str) -> list[int]:
-        """:meth:`single_use_statistics` when every token is one character (``char``)."""
+    def _character_string(self, line: str) -> str:
+        """The tokens of ``line`` as one string, for tokenizers whose tokens are single characters."""
         if self.lowercase:
-            hypothesis, reference = hypothesis.lower(), reference.lower()
-        hyp = self._characters(hypothesis.rstrip())  # type: ignore[misc]
-        ref = self._characters(reference.rstrip())  # type: ignore[misc]
+            line = line.lower()
+        return self._characters(line.rstrip())  # type: ignore[misc]
+
+    def _character_statistics(self, hypothesis: str, reference: str) -> list[int]:
+        """Statistics against one reference, given as its tokens' string (``char``)."""
+        hyp = self._character_string(hypothesis)
         hyp_len = len(hyp)
         order = self.max_ngram_order
-        return [hyp_len, len(ref), *character_matches(hyp, ref, order),
+        return [hyp_len, len(reference), *character_matches(hyp, reference, order),
                 *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
 
     def chunk_statistics(
