@@ -35,6 +35,27 @@ def _sum_chunk(chunk: list[Any], n_systems: int) -> Any:
     return _worker_sum(_worker_metric, chunk, n_systems)
 
 
+def _results_in_order(
+    metric: Any, summer: Callable[..., Any], workers: int, task: Callable[..., Any], arguments: Iterable[tuple]
+) -> Iterator[Any]:
+    """``task(*args)`` for each of ``arguments`` in worker processes, results in order.
+
+    At most two tasks per worker are in flight, so memory stays bounded
+    whatever the number of tasks.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                             initargs=(metric, summer)) as pool:
+        pending: deque[Future[Any]] = deque()
+        for args in arguments:
+            pending.append(pool.submit(task, *args))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
 def sum_in_workers(
     metric: Any,
     segments: Iterable[Any],
@@ -44,18 +65,10 @@ def sum_in_workers(
     add: Callable[[Any, Any], Any],
 ) -> Any:
     """``summer(metric, segments, n_systems)`` computed chunk by chunk in ``workers`` processes."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     total: Any = None
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(metric, summer)) as pool:
-        pending: deque[Future[Any]] = deque()
-        for chunk in _chunks(segments, CHUNK_SEGMENTS):
-            pending.append(pool.submit(_sum_chunk, chunk, n_systems))
-            if len(pending) >= 2 * workers:
-                total = _combine(add, total, pending.popleft().result())
-        while pending:
-            total = _combine(add, total, pending.popleft().result())
+    chunks = ((chunk, n_systems) for chunk in _chunks(segments, CHUNK_SEGMENTS))
+    for part in _results_in_order(metric, summer, workers, _sum_chunk, chunks):
+        total = _combine(add, total, part)
     return total if total is not None else summer(metric, [], n_systems)
 
 
@@ -84,27 +97,13 @@ def sum_ranges_in_workers(
     ``tasks`` holds, per task, the aligned :class:`~bleucli.file_ranges.LineRange`
     of every system file and then of every reference file.
     """
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
     total: Any = None
     suspicious = [[0] * n_systems for _ in metrics]
-
-    def collect(result: tuple[Any, list[list[int]]]) -> None:
-        nonlocal total
-        part, counts = result
+    arguments = ((ranges, n_systems, encoding) for ranges in tasks)
+    for part, counts in _results_in_order(metrics, summer, workers, _sum_ranges, arguments):
         total = _combine(add, total, part)
         for per_metric, more in zip(suspicious, counts):
             per_metric[:] = [a + b for a, b in zip(per_metric, more)]
-
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(metrics, summer)) as pool:
-        pending: deque[Future[Any]] = deque()
-        for ranges in tasks:
-            pending.append(pool.submit(_sum_ranges, ranges, n_systems, encoding))
-            if len(pending) >= 2 * workers:
-                collect(pending.popleft().result())
-        while pending:
-            collect(pending.popleft().result())
     return (total if total is not None else summer(metrics, [], n_systems)), suspicious
 
 

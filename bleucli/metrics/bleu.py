@@ -224,13 +224,12 @@ class BLEU(Metric[ReferenceNgrams | str]):
     def _segment_statistics(self, hypothesis: str, ref_info: ReferenceNgrams | str) -> list[int]:
         if type(ref_info) is str:
             return self._character_statistics(hypothesis, ref_info)
-        assert isinstance(ref_info, ReferenceNgrams)
         tokens = self._tokens(hypothesis)
         hyp_len = len(tokens)
-        ref_lens = ref_info.lengths
+        ref_lens = ref_info.lengths  # type: ignore[union-attr]
         ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
         order = self.max_ngram_order
-        return [hyp_len, ref_len, *clipped_matches(tokens, ref_info, order),
+        return [hyp_len, ref_len, *clipped_matches(tokens, ref_info, order),  # type: ignore[arg-type]
                 *[hyp_len - n if hyp_len > n else 0 for n in range(order)]]
 
     def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
