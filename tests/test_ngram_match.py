@@ -108,3 +108,27 @@ def test_char_bleu_with_cached_references_and_several_systems() -> None:
             row = [plain.single_use_statistics(h, (r,)) for h, r in zip(system, refs[0])]
             assert [sum(column) for column in zip(*row)] == \
                 plain.chunk_statistics([hyps, system], [(r,) for r in refs[0]])[1]
+
+
+def _metric(name: str):  # type: ignore[no-untyped-def]
+    from bleucli import BLEU, CHRF, TER
+
+    return {"bleu-13a": lambda: BLEU(), "bleu-char": lambda: BLEU(tokenize="char"),
+            "chrf++": lambda: CHRF(word_order=2), "ter": lambda: TER()}[name]()
+
+
+@pytest.mark.parametrize("name", ["bleu-13a", "bleu-char", "chrf++", "ter"])
+def test_systems_that_agree_on_segments_are_each_scored_in_full(name: str) -> None:
+    """Identical hypotheses of several systems are scored once, but count for every system."""
+    refs = [["Das ist ein Test.", "zwei Wörter", "nichts hier", "aaa aaa b"],
+            ["Das ist kein Test.", "Zwei Wörter", "gar nichts", "aa b aa"]]
+    first = ["Das ist ein Test.", "zwei Wörter", "", "aaa aaa"]
+    second = ["Das ist ein Test.", "drei Wörter", "", "aaa aaa"]  # agrees with first on 3 of 4
+    third = list(first)  # agrees everywhere
+    metric = _metric(name)
+    segment_refs = list(zip(*refs))
+    sums = metric.chunk_statistics([first, second, third, first], segment_refs)
+    for system, got in zip([first, second, third, first], sums):
+        rows = [metric._segment_statistics(h, metric._reference_info(r)) for h, r in zip(system, segment_refs)]
+        assert got == [sum(column) for column in zip(*rows)]
+    assert sums[0] == sums[2] == sums[3] != sums[1]

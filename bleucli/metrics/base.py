@@ -316,8 +316,11 @@ class Metric(ABC, Generic[RefInfo]):
             # Each segment's reference info is used by every system at once, then
             # dropped: keeping a chunk's worth alive costs more (cache misses) than it saves.
             info = self._reference_info(refs)
+            scored: dict[str, list[Any]] = {}  # systems often agree on a segment: score each once
             for k, hyp in enumerate(hyps):
-                stats = self._segment_statistics(hyp, info)
+                stats = scored.get(hyp)
+                if stats is None:
+                    stats = scored[hyp] = self._segment_statistics(hyp, info)
                 total = totals[k]
                 totals[k] = stats if total is None else [a + b for a, b in zip(total, stats)]
         return [total if total is not None else [] for total in totals]

@@ -42,7 +42,7 @@ class ReferenceNgrams:
     """
 
     __slots__ = ("lengths", "token_lists", "words", "word_counts", "repeated_words", "higher",
-                 "higher_repeats", "_higher_counts")
+                 "higher_repeats", "plain_4", "_higher_counts")
 
     def __init__(self, token_lists: list[list[str]], max_order: int) -> None:
         self.token_lists = token_lists
@@ -71,6 +71,8 @@ class ReferenceNgrams:
                 self.higher.append(set().union(*per_reference))
                 self.higher_repeats.append(any(
                     len(grams) < len(tokens) - n + 1 for grams, tokens in zip(per_reference, token_lists)))
+        # BLEU's usual case: four orders, no reference repeating a higher n-gram
+        self.plain_4 = max_order == 4 and not any(self.higher_repeats)
         self._higher_counts: dict[int, dict[tuple[str, ...], int]] = {}
 
     def higher_counts(self, order: int) -> dict[tuple[str, ...], int]:
@@ -98,6 +100,18 @@ def clipped_matches(tokens: list[str], refs: ReferenceNgrams, max_order: int) ->
             if count > 1:
                 limit = refs.word_counts[word]
                 matched += (count if count < limit else limit) - 1
+    if refs.plain_4 and matched > 1:
+        # the loop below unrolled: this is most of a multi-system run's matching
+        bigrams, trigrams, fourgrams = refs.higher
+        after_1 = tokens[1:]
+        matched_2 = len(bigrams.intersection(zip(tokens, after_1)))
+        if matched_2 < 2:
+            return [matched, matched_2, 0, 0]
+        after_2 = tokens[2:]
+        matched_3 = len(trigrams.intersection(zip(tokens, after_1, after_2)))
+        if matched_3 < 2:
+            return [matched, matched_2, matched_3, 0]
+        return [matched, matched_2, matched_3, len(fourgrams.intersection(zip(tokens, after_1, after_2, tokens[3:])))]
     matches = [matched]
     shifted = [tokens[i:] for i in range(max_order)]
     for n in range(2, max_order + 1):
