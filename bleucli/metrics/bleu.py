@@ -94,10 +94,6 @@ def check_smoothing(method: str, value: float | None) -> float | None:
     return value
 
 
-def _log(value: float) -> float:
-    return math.log(value) if value != 0.0 else _LOG_ZERO
-
-
 def compute_bleu(
     correct: Sequence[float],
     total: Sequence[float],
@@ -159,7 +155,8 @@ def _bleu(
         else:
             precisions[n] = 100.0 * correct[n] / total[n]
 
-    score = bp * math.exp(sum([_log(p) for p in precisions[:used_orders]]) / used_orders)
+    logs = [math.log(p) if p != 0.0 else _LOG_ZERO for p in precisions[:used_orders]]
+    score = bp * math.exp(sum(logs) / used_orders)
     return score, correct, total, precisions, bp
 
 

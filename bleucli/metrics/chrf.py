@@ -22,7 +22,7 @@ from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import add, itemgetter, le, lt, or_
+from operator import add, itemgetter, or_
 from typing import Any
 
 from ..errors import OptionError
@@ -199,10 +199,9 @@ class _HypothesisNgrams:
     number of hypothesis n-grams found in the reference.
     """
 
-    __slots__ = ("unigrams", "grams", "counts")
+    __slots__ = ("grams", "counts")
 
     def __init__(self, chars: str, max_order: int) -> None:
-        self.unigrams = _count(chars)
         self.grams: list[list[str]] = [[], []]
         self.counts: list[Counts | None] = [None, None]
         grams: Any = chars

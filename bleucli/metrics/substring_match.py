@@ -47,17 +47,18 @@ def string_matches(hyp: str, ref: str, max_order: int) -> list[int]:
     reach: list[int] = []
     append = reach.append
     extent = 0
-    for i in range(length):
+    full = length - max_order + 1 if length >= max_order else 0  # positions a max_order-gram fits after
+    for i in range(full):
+        if extent:
+            extent -= 1
+        while extent < max_order and hyp[i:i + extent + 1] in ref:
+            extent += 1
+        append(extent)
+    for i in range(full, length):  # the tail, where fewer characters are left than max_order
         if extent:
             extent -= 1
         top = length - i
-        if top > max_order:
-            top = max_order
-        end = i + extent
-        while extent < top:
-            end += 1
-            if hyp[i:end] not in ref:
-                break
+        while extent < top and hyp[i:i + extent + 1] in ref:
             extent += 1
         append(extent)
     histogram: dict[int, int] = {}
@@ -71,7 +72,7 @@ def string_matches(hyp: str, ref: str, max_order: int) -> list[int]:
         return found[2:]
     matched = list(map(le, repeat(2), reach))
     positions: list[int] = list(compress(range(length), matched))
-    grams: list[str] = list(compress(map(add, hyp, hyp[1:]), matched))
+    grams: list[str] = list(map(add, compress(hyp, matched), compress(hyp[1:], matched)))
     n = 2
     while True:
         counts: dict[str, int] = {}
