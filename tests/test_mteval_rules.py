@@ -47,6 +47,15 @@ def test_every_short_string(padding: str) -> None:
     assert mismatches == []
 
 
+def test_every_short_string_with_inner_whitespace() -> None:
+    """Words where a digit touches ``.,-`` get the rules on their own: whitespace must not matter."""
+    mismatches = [
+        text for text in _all_strings("a1.,-$ ", 6)
+        if mteval_punctuation(f" {text}\t") != by_the_rules(f" {text}\t")
+    ]
+    assert mismatches == []
+
+
 def test_random_longer_strings() -> None:
     rng = random.Random(20261122)
     alphabet = "ab19.,.,--$( \t\u00e9\u0663\u3002"

@@ -66,12 +66,38 @@ def mteval_tokens(line: str) -> list[str]:
         if char in line:
             line = line.replace(char, padded)
     if any(map(line.__contains__, _DIGITS)) and _NEAR_DIGIT.search(line):
-        line = _RUN_BEFORE_DIGIT.sub(_split_after_run, line)
-        return _BOUNDARIES.sub(" ", line).split()
+        return _tokens_near_digits(line)
     for char, padded in _PAD_PERIOD_COMMA:
         if char in line:
             line = line.replace(char, padded)
     return line.split()
+
+
+def _tokens_near_digits(line: str) -> list[str]:
+    """Rules 2-4 word by word, running the regexes only on words where a digit touches ``.,-``.
+
+    The rules look at one character on each side of a ``.``, ``,`` or ``-``,
+    and any whitespace acts there like any other non-digit, so each
+    whitespace-separated word gives the same tokens on its own, padded with
+    spaces. Scanning the whole line with the context regexes cost ten times
+    more than the one or two words that need them.
+    """
+    tokens: list[str] = []
+    near_digit = _NEAR_DIGIT.search
+    words = line.split()
+    last = len(words) - 1
+    for i, word in enumerate(words):
+        if near_digit(word):
+            # the line's own edges stay edges: a run at the very start acts as if after a digit
+            left = "" if i == 0 and not line[0].isspace() else " "
+            right = "" if i == last and not line[-1].isspace() else " "
+            word = _RUN_BEFORE_DIGIT.sub(_split_after_run, f"{left}{word}{right}")
+            tokens += _BOUNDARIES.sub(" ", word).split()
+        elif "." in word or "," in word:
+            tokens += word.replace(".", " . ").replace(",", " , ").split()
+        else:
+            tokens.append(word)
+    return tokens
 
 
 def mteval_punctuation(line: str) -> str:
