@@ -104,6 +104,14 @@ def test_intl_every_short_string() -> None:
     assert mismatches == []
 
 
+def test_intl_every_short_string_with_inner_whitespace() -> None:
+    tokenizer = get_tokenizer("intl")
+    for padding in ("", " "):
+        mismatches = [text for text in _all_strings("a1\u0663.-$ ", 5)
+                      if tokenizer(f"{padding}{text}{padding}") != intl_by_the_rules(f"{padding}{text}{padding}")]
+        assert mismatches == []
+
+
 def test_intl_random_strings_beyond_the_bmp() -> None:
     tokenizer = get_tokenizer("intl")
     rng = random.Random(11)
