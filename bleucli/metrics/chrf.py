@@ -12,7 +12,8 @@ while its n-grams repeat (once they are distinct, sum(min(hyp, ref)) is the
 number of hypothesis n-grams found in the reference); references of normal
 length are not cut into n-grams at all: for each hypothesis position the
 longest substring found in the reference gives all orders at once
-(:func:`string_matches`); and the per-reference F score is skipped for a
+(:func:`string_matches`); chrF++'s word n-grams are matched as BLEU's tokens
+are (:func:`clipped_matches`); and the per-reference F score is skipped for a
 single reference.
 """
 
@@ -27,6 +28,7 @@ from typing import Any
 
 from ..errors import OptionError
 from .base import Metric, Score
+from .ngram_match import pair_matches
 from .substring_match import string_matches
 
 #: ASCII punctuation (Python's ``string.punctuation``), split off word edges for chrF++.
@@ -41,7 +43,6 @@ DEFAULT_BETA = 2
 
 _ZEROS = repeat(0)  # shared default for dict.get in map(); repeat() never runs out
 _ONES = repeat(1)
-_SPACES = repeat(" ")
 _FIRST_CHAR = itemgetter(0)
 _LAST_CHAR = itemgetter(-1)
 
@@ -121,18 +122,6 @@ def char_ngrams(line: str, max_order: int, whitespace: bool) -> list[Counts | se
     return counts
 
 
-def word_ngrams(words: list[str], max_order: int) -> list[Counts | set]:
-    """Word n-grams of orders 1..max_order, keyed by the space-joined words."""
-    if max_order < 1:
-        return []
-    counts = [_counted(words, len(words))]
-    grams: list[str] = words
-    for n in range(2, max_order + 1):
-        grams = list(map(add, map(add, grams, _SPACES), words[n - 1:]))
-        counts.append(_counted(grams, len(grams)))
-    return counts
-
-
 def matches(hyp: Counts | set, ref: Counts | set) -> int:
     """sum over n-grams of min(hyp count, ref count)."""
     if type(hyp) is set or type(ref) is set:  # one side has no repeats: every shared n-gram counts once
@@ -186,8 +175,9 @@ def f_score(statistics: Sequence[Any], order: int, beta: float, eps_smoothing: b
 LONG_REFERENCE = 300
 
 #: A preprocessed reference: its character string, n-gram tables (order 1 only,
-#: or every order for a long reference), word n-gram tables and word count.
-_Reference = tuple[str, list, list, int]
+#: or every order for a long reference), its words prepared for matching (chrF++)
+#: and word count.
+_Reference = tuple[str, list, list[str], int]
 
 
 class _HypothesisNgrams:
@@ -264,12 +254,17 @@ class CHRF(Metric[list[_Reference]]):
             line = line.lower()
         return line if self.whitespace else "".join(line.split())
 
-    def _words(self, line: str) -> tuple[list[Counts | set], int]:
-        """Word n-grams (chrF++) and the word count."""
+    def _words(self, line: str) -> list[str]:
+        """chrF++'s words.
+
+        Their n-grams are matched like BLEU's tokens (:mod:`.ngram_match`), as
+        tuples: words hold no whitespace, so two word n-grams are equal exactly
+        when sacreBLEU's space-joined keys are, and tuples cost less to build
+        and hash than joined strings.
+        """
         if self.lowercase:
             line = line.lower()
-        words = split_punctuation(line)
-        return word_ngrams(words, self.word_order), len(words)
+        return split_punctuation(line)
 
     def _reference_info(self, references: tuple[str, ...]) -> list[_Reference]:
         info = []
@@ -279,8 +274,8 @@ class CHRF(Metric[list[_Reference]]):
                 tables = char_ngrams(chars, self.char_order, True)
             else:  # short: order 1 counted, higher orders found by substring search
                 tables = [_count(chars)] if self.char_order else []
-            words, n_words = self._words(ref) if self.word_order else ([], 0)
-            info.append((chars, tables, words, n_words))
+            words = self._words(ref) if self.word_order else []
+            info.append((chars, tables, words, len(words)))
         return info
 
     def _segment_statistics(self, hypothesis: str, ref_info: list[_Reference]) -> list[int]:
@@ -289,8 +284,10 @@ class CHRF(Metric[list[_Reference]]):
         char_order = self.char_order
         unigrams = _count(chars)
         hyp_orders: _HypothesisNgrams | None = None  # built only for long references
-        if self.word_order:
-            hyp_words, hyp_n_words = self._words(hypothesis)
+        word_order = self.word_order
+        if word_order:
+            hyp_words = self._words(hypothesis)
+            hyp_n_words = len(hyp_words)
         best: list[int] = []
         best_f = -1.0
         for ref_chars, tables, ref_words, ref_n_words in ref_info:
@@ -313,13 +310,15 @@ class CHRF(Metric[list[_Reference]]):
                 else:
                     match = higher[n - 2]
                 stats += (hyp_total, ref_total, match)
-            for n in range(1, self.word_order + 1):
+            if word_order:
+                word_matches = pair_matches(hyp_words, ref_words, word_order)
+            for n in range(1, word_order + 1):
                 ref_total = ref_n_words - n + 1
                 if ref_total <= 0:
                     stats += (0, 0, 0)
                     continue
                 hyp_total = hyp_n_words - n + 1 if hyp_n_words >= n else 0
-                stats += (hyp_total, ref_total, matches(hyp_words[n - 1], ref_words[n - 1]))
+                stats += (hyp_total, ref_total, word_matches[n - 1])
             if len(ref_info) == 1:
                 return stats
             f = f_score(stats, self.order, self.beta, self.eps_smoothing)
