@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import OptionError
 from .base import Metric, Score
-from .ngram_match import pair_matches
+from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
 #: ASCII punctuation (Python's ``string.punctuation``), split off word edges for chrF++.
@@ -177,7 +177,7 @@ LONG_REFERENCE = 300
 #: A preprocessed reference: its character string, n-gram tables (order 1 only,
 #: or every order for a long reference), its words prepared for matching (chrF++)
 #: and word count.
-_Reference = tuple[str, list, list[str], int]
+_Reference = tuple[str, list, "ReferenceNgrams | None", int]
 
 
 class _HypothesisNgrams:
@@ -274,8 +274,12 @@ class CHRF(Metric[list[_Reference]]):
                 tables = char_ngrams(chars, self.char_order, True)
             else:  # short: order 1 counted, higher orders found by substring search
                 tables = [_count(chars)] if self.char_order else []
-            words = self._words(ref) if self.word_order else []
-            info.append((chars, tables, words, len(words)))
+            words: ReferenceNgrams | None = None
+            n_words = 0
+            if self.word_order:
+                ref_words = self._words(ref)
+                words, n_words = ReferenceNgrams([ref_words], self.word_order), len(ref_words)
+            info.append((chars, tables, words, n_words))
         return info
 
     def _segment_statistics(self, hypothesis: str, ref_info: list[_Reference]) -> list[int]:
@@ -311,7 +315,7 @@ class CHRF(Metric[list[_Reference]]):
                     match = higher[n - 2]
                 stats += (hyp_total, ref_total, match)
             if word_order:
-                word_matches = pair_matches(hyp_words, ref_words, word_order)
+                word_matches = clipped_matches(hyp_words, ref_words, word_order)  # type: ignore[arg-type]
             for n in range(1, word_order + 1):
                 ref_total = ref_n_words - n + 1
                 if ref_total <= 0:
