@@ -166,6 +166,15 @@ def test_word_ngrams_follow_the_punctuation_split():
     assert CHRF(char_order=0, word_order=2).name == "chrF2++"
 
 
+def test_word_ngrams_clipped_at_every_order():
+    # the hypothesis repeats each word n-gram more often than the reference: a b c x3 vs x2,
+    # a b / b c x3 vs x2, a b c x3 vs x2 (statistics and score frozen from sacreBLEU 2.6.0)
+    metric = CHRF(char_order=0, word_order=3)
+    hyp, ref = "a b c a b c a b c", "a b c x a b c"
+    assert metric.corpus_statistics([hyp], [[ref]])[0] == [9, 7, 6, 8, 6, 4, 7, 5, 2]
+    assert metric.corpus_score([hyp], [[ref]]).score == 60.21776526702634
+
+
 def test_lowercase():
     assert CHRF(lowercase=True).corpus_score(["ABC"], [["abc"]]).score == 100.0
     assert CHRF().corpus_score(["ABC"], [["abc"]]).score == 0.0

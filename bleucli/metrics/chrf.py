@@ -175,9 +175,9 @@ def f_score(statistics: Sequence[Any], order: int, beta: float, eps_smoothing: b
 LONG_REFERENCE = 300
 
 #: A preprocessed reference: its character string, n-gram tables (order 1 only,
-#: or every order for a long reference), its words prepared for matching (chrF++)
-#: and word count.
-_Reference = tuple[str, list, "ReferenceNgrams | None", int]
+#: or every order for a long reference) and its words prepared for matching
+#: (chrF++ only; their count is ``lengths[0]``).
+_Reference = tuple[str, list, "ReferenceNgrams | None"]
 
 
 class _HypothesisNgrams:
@@ -274,12 +274,8 @@ class CHRF(Metric[list[_Reference]]):
                 tables = char_ngrams(chars, self.char_order, True)
             else:  # short: order 1 counted, higher orders found by substring search
                 tables = [_count(chars)] if self.char_order else []
-            words: ReferenceNgrams | None = None
-            n_words = 0
-            if self.word_order:
-                ref_words = self._words(ref)
-                words, n_words = ReferenceNgrams([ref_words], self.word_order), len(ref_words)
-            info.append((chars, tables, words, n_words))
+            words = ReferenceNgrams([self._words(ref)], self.word_order) if self.word_order else None
+            info.append((chars, tables, words))
         return info
 
     def _segment_statistics(self, hypothesis: str, ref_info: list[_Reference]) -> list[int]:
@@ -294,7 +290,7 @@ class CHRF(Metric[list[_Reference]]):
             hyp_n_words = len(hyp_words)
         best: list[int] = []
         best_f = -1.0
-        for ref_chars, tables, ref_words, ref_n_words in ref_info:
+        for ref_chars, tables, ref_words in ref_info:
             stats: list[int] = []
             ref_length = len(ref_chars)
             if char_order > 1 and len(tables) < char_order:
@@ -314,8 +310,9 @@ class CHRF(Metric[list[_Reference]]):
                 else:
                     match = higher[n - 2]
                 stats += (hyp_total, ref_total, match)
-            if word_order:
-                word_matches = clipped_matches(hyp_words, ref_words, word_order)  # type: ignore[arg-type]
+            if ref_words is not None:
+                ref_n_words = ref_words.lengths[0]
+                word_matches = clipped_matches(hyp_words, ref_words, word_order)
             for n in range(1, word_order + 1):
                 ref_total = ref_n_words - n + 1
                 if ref_total <= 0:
