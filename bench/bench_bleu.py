@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from common import REPO, build_large_corpus, data_sets, median_time, print_table, read_lines, references
+from common import REPO, build_large_corpus, data_sets, median_time, print_matcher, print_table, read_lines, references
 
 sys.path.insert(0, str(REPO))
 
@@ -36,6 +36,7 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=10_000,
                         help="pairs for the sentence-level rows (0: skip them)")
     args = parser.parse_args()
+    print_matcher()
     rows = []
     for tokenize in args.tokenizers.split(","):
         wanted = set(filter(None, args.sets.split(",")))

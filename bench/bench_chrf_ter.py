@@ -108,6 +108,9 @@ def main() -> int:
     args = parser.parse_args()
     import sacrebleu
     print(f"sacreBLEU {sacrebleu.__version__}, Python {sys.version.split()[0]}", flush=True)
+    from common import print_matcher
+
+    print_matcher()
     hyps, refs = wmt17(args.data)
     bench("wmt17-en-de", hyps, refs, args.runs, CONFIGS)
     if not args.skip_big:

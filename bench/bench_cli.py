@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 
-from common import REPO, SHARED, build_large_corpus
+from common import REPO, print_matcher, SHARED, build_large_corpus
 
 _MEASURE = """
 import json, resource, subprocess, sys, time
@@ -70,6 +70,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--skip-large", action="store_true")
     args = parser.parse_args()
+    print_matcher()
 
     wmt17 = SHARED / "wmt17-en-de"
     ref = str(wmt17 / "ref.de")

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import SHARED
+from common import print_matcher, SHARED
 
 
 def instructions(command: list[str]) -> int:
@@ -43,6 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chrf", action="store_true", help="also chrF and chrF++ on one system")
     args = parser.parse_args()
+    print_matcher()
     if shutil.which("valgrind") is None:
         sys.exit("bench_instructions.py needs valgrind on the PATH")
     folder = SHARED / "wmt17-en-de"

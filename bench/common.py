@@ -91,6 +91,13 @@ def build_large_corpus(lines: int) -> tuple[Path, Path]:
     return hyp_path, ref_path
 
 
+def print_matcher() -> None:
+    """Say which n-gram matcher bleucli runs: compiled and pure-Python figures differ several-fold."""
+    from bleucli.metrics.compiled import implementation
+
+    print(f"bleucli n-gram matcher: {implementation()} (BLEUCLI_PURE_PYTHON=1 selects pure Python)", flush=True)
+
+
 def print_table(rows: list[tuple[str, float, float]]) -> None:
     print(f"{'benchmark':<44} {'bleucli s':>10} {'sacreBLEU s':>12} {'speed-up':>9}")
     for name, ours, theirs in rows:

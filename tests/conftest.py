@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from bleucli.cli import cli
 
+from matchers import MATCHERS, select_matcher
+
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
@@ -38,6 +40,13 @@ def run_subprocess(args: list[str], stdin: bytes | None = None, **kwargs) -> sub
     env.pop("BLEUCLI_FORMAT", None)
     return subprocess.run([sys.executable, "-m", "bleucli", *args], input=stdin, capture_output=True,
                           env=env, cwd=REPO, **kwargs)
+
+
+@pytest.fixture(params=MATCHERS)
+def matcher(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test once with each n-gram matcher: both must give sacreBLEU's numbers."""
+    select_matcher(monkeypatch, request.param)
+    return request.param
 
 
 @pytest.fixture(autouse=True)

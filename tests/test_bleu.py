@@ -11,6 +11,9 @@ from bleucli import BLEU, compute_bleu, corpus_bleu, raw_corpus_bleu, sentence_b
 from bleucli.errors import InputError, LengthMismatchError, OptionError
 from bleucli.metrics.bleu import closest_ref_len
 
+# every test here runs with the compiled and with the pure-Python n-gram matcher
+pytestmark = pytest.mark.usefixtures("matcher")
+
 README_HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
 README_REFS = [
     ["The dog bit the man.", "It was not unexpected.", "The man bit him first."],

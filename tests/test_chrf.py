@@ -13,6 +13,9 @@ from bleucli import CHRF, corpus_chrf, sentence_chrf
 from bleucli.errors import OptionError
 from bleucli.metrics.chrf import f_score, split_punctuation
 
+# every test here runs with the compiled and with the pure-Python n-gram matcher
+pytestmark = pytest.mark.usefixtures("matcher")
+
 TOL = 1e-4  # sacreBLEU's own tolerance for these rounded vectors
 
 # sacreBLEU test: beta=3, eps smoothing (hyps, one ref stream, expected)

@@ -13,6 +13,7 @@ import pytest
 from bleucli import CHRF, TER
 
 from chrf_ter_data import golden, hypotheses, lines
+from matchers import MATCHERS, select_matcher
 
 GOLDEN = golden()
 
@@ -35,8 +36,10 @@ def _data(case: dict, n: int | None):
 
 
 def _params(cases):
-    return [pytest.param(c, id=_case_id(c), marks=[pytest.mark.slow] if c["lines"] is None else [])
-            for c in cases]
+    """chrF cases once per n-gram matcher (compiled, pure Python); TER has no n-gram matcher."""
+    return [pytest.param(c, matcher, id=f"{_case_id(c)}/{matcher}",
+                         marks=[pytest.mark.slow] if c["lines"] is None else [])
+            for c in cases for matcher in (MATCHERS if c["metric"] == "chrf" else ["python"])]
 
 
 def test_golden_file_covers_every_shared_set():
@@ -49,8 +52,9 @@ def test_golden_file_covers_every_shared_set():
     assert asian == {"wmt21-en-ja", "wmt22-en-ja", "wmt22-en-zh"}
 
 
-@pytest.mark.parametrize("case", _params(GOLDEN["corpus"]))
-def test_corpus_score(case):
+@pytest.mark.parametrize("case, matcher_name", _params(GOLDEN["corpus"]))
+def test_corpus_score(case, matcher_name, monkeypatch):
+    select_matcher(monkeypatch, matcher_name)
     hyps, refs = _data(case, case["lines"])
     metric = _metric(case)
     rows = metric.corpus_statistics(hyps, refs)
@@ -69,8 +73,9 @@ def test_corpus_score(case):
     assert list(fields.items()) == list(expected.items())
 
 
-@pytest.mark.parametrize("case", _params(GOLDEN["sentence"]))
-def test_sentence_scores(case):
+@pytest.mark.parametrize("case, matcher_name", _params(GOLDEN["sentence"]))
+def test_sentence_scores(case, matcher_name, monkeypatch):
+    select_matcher(monkeypatch, matcher_name)
     hyps, refs = _data(case, case["lines"])
     metric = _metric(case)
     ours = [metric.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
@@ -80,7 +85,7 @@ def test_sentence_scores(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("row", GOLDEN["published_chrf"],
                          ids=[f"{r['set']}/{r['system']}/{r['row']}" for r in GOLDEN["published_chrf"]])
-def test_published_organiser_chrf(row):
+def test_published_organiser_chrf(row, matcher):
     """The WMT organisers' chrF (PUBLISHED_SCORES.tsv), reproduced from the text."""
     hyps = list(hypotheses(row["set"], row["system"]))
     refs = [list(lines(row["set"], r)) for r in row["refs"]]

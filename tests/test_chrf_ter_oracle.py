@@ -39,7 +39,7 @@ def _sample(rng: random.Random, n_lines: int):
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_chrf_matches_oracle(seed):
+def test_chrf_matches_oracle(seed, matcher):
     from sacrebleu.metrics import CHRF as OracleCHRF
     rng = random.Random(1000 + seed)
     _, _, hyps, refs = _sample(rng, 60)

@@ -19,6 +19,9 @@ import pytest
 import datasets
 from bleucli import BLEU
 
+# every test here runs with the compiled and with the pure-Python n-gram matcher
+pytestmark = pytest.mark.usefixtures("matcher")
+
 GOLDEN = Path(__file__).parent / "golden" / "bleu.json"
 
 

@@ -17,6 +17,9 @@ from bleucli import BLEU
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU as OracleBLEU  # noqa: E402
 
+# every test here runs with the compiled and with the pure-Python n-gram matcher
+pytestmark = pytest.mark.usefixtures("matcher")
+
 SEED = random.randrange(1 << 30)
 
 

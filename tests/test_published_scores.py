@@ -15,6 +15,9 @@ import pytest
 import datasets
 from bleucli import BLEU
 
+# every test here runs with the compiled and with the pure-Python n-gram matcher
+pytestmark = pytest.mark.usefixtures("matcher")
+
 SETS_WITH_PUBLISHED = [s for s in datasets.sets() if datasets.tsv_rows(s, "PUBLISHED_SCORES.tsv")]
 
 

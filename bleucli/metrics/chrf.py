@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import OptionError
 from .base import Metric, Score
+from .compiled import ngram_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -176,8 +177,9 @@ LONG_REFERENCE = 300
 
 #: A preprocessed reference: its character string, n-gram tables (order 1 only,
 #: or every order for a long reference) and its words prepared for matching
-#: (chrF++ only; their count is ``lengths[0]``).
-_Reference = tuple[str, list, "ReferenceNgrams | None"]
+#: (chrF++ only; their count is ``lengths[0]``). With the compiled matcher:
+#: the string, None, and the list of words (or None).
+_Reference = tuple[str, "list | None", "ReferenceNgrams | list[str] | None"]
 
 
 class _HypothesisNgrams:
@@ -214,6 +216,52 @@ class _HypothesisNgrams:
         return matches(counts, table)
 
 
+def _add_orders(stats: list[int], hyp_len: int, ref_len: int, matches: Sequence[int], order: int) -> None:
+    """Append ``hyp, ref, match`` for orders 1..order of one kind of n-gram (characters or words).
+
+    sacreBLEU records no hypothesis n-grams either for an order the
+    reference is too short to have.
+    """
+    for n in range(1, order + 1):
+        ref_total = ref_len - n + 1
+        if ref_total <= 0:
+            stats += (0, 0, 0)
+            continue
+        stats += (hyp_len - n + 1 if hyp_len >= n else 0, ref_total, matches[n - 1])
+
+
+class _PythonCharMatches:
+    """One hypothesis' character matches against each reference, without the compiled matcher.
+
+    Its unigram counts are built once; its higher n-grams only for a long
+    reference (one that has n-gram tables), and then only once.
+    """
+
+    __slots__ = ("chars", "order", "unigrams", "orders")
+
+    def __init__(self, chars: str, order: int) -> None:
+        self.chars = chars
+        self.order = order
+        self.unigrams = _count(chars)
+        self.orders: _HypothesisNgrams | None = None
+
+    def against(self, ref_chars: str, tables: list) -> list[int]:
+        """Clipped matches of orders 1..order (0 where the reference has no n-gram)."""
+        order = self.order
+        ref_length = len(ref_chars)
+        if order < 1 or ref_length < 1:
+            return [0] * order
+        found = [matches(self.unigrams, tables[0])]
+        top = min(order, ref_length)
+        if len(tables) >= top:
+            if top > 1 and self.orders is None:
+                self.orders = _HypothesisNgrams(self.chars, order)
+            found += [self.orders.matches_table(n, tables[n - 1]) for n in range(2, top + 1)]  # type: ignore[union-attr]
+        elif top > 1:
+            found += string_matches(self.chars, ref_chars, top)
+        return found + [0] * (order - top)
+
+
 def _check_int(name: str, value: object, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise OptionError(f"chrF {name} must be an integer, got {value!r}")
@@ -245,6 +293,7 @@ class CHRF(Metric[list[_Reference]]):
         self.whitespace = bool(whitespace)
         self.eps_smoothing = bool(eps_smoothing)
         self.name = f"chrF{self.beta}" + "+" * self.word_order
+        self._compiled = ngram_matcher()
         super().__init__(references)
 
     # -- statistics ---------------------------------------------------------------
@@ -267,9 +316,12 @@ class CHRF(Metric[list[_Reference]]):
         return split_punctuation(line)
 
     def _reference_info(self, references: tuple[str, ...]) -> list[_Reference]:
-        info = []
+        info: list[_Reference] = []
         for ref in references:
             chars = self._chars(ref)
+            if self._compiled is not None:
+                info.append((chars, None, self._words(ref) if self.word_order else None))
+                continue
             if len(chars) > LONG_REFERENCE:
                 tables = char_ngrams(chars, self.char_order, True)
             else:  # short: order 1 counted, higher orders found by substring search
@@ -282,44 +334,29 @@ class CHRF(Metric[list[_Reference]]):
         chars = self._chars(hypothesis)
         length = len(chars)
         char_order = self.char_order
-        unigrams = _count(chars)
-        hyp_orders: _HypothesisNgrams | None = None  # built only for long references
         word_order = self.word_order
+        compiled = self._compiled
+        hyp_words: list[str] = []
         if word_order:
             hyp_words = self._words(hypothesis)
-            hyp_n_words = len(hyp_words)
+        python_matches = None if compiled is not None else _PythonCharMatches(chars, char_order)
         best: list[int] = []
         best_f = -1.0
         for ref_chars, tables, ref_words in ref_info:
-            stats: list[int] = []
-            ref_length = len(ref_chars)
-            if char_order > 1 and len(tables) < char_order:
-                higher = string_matches(chars, ref_chars, min(char_order, ref_length))
-            for n in range(1, char_order + 1):
-                ref_total = ref_length - n + 1
-                if ref_total <= 0:  # sacreBLEU: no hypothesis count when the reference has no n-gram here
-                    stats += (0, 0, 0)
-                    continue
-                hyp_total = length - n + 1 if length >= n else 0
-                if n == 1:
-                    match = matches(unigrams, tables[0])
-                elif n <= len(tables):
-                    if hyp_orders is None:
-                        hyp_orders = _HypothesisNgrams(chars, char_order)
-                    match = hyp_orders.matches_table(n, tables[n - 1])
+            if python_matches is None:
+                char_matches = compiled(chars, (ref_chars,), char_order)  # type: ignore[misc]
+                word_matches = compiled(hyp_words, (ref_words,), word_order) if word_order else []  # type: ignore[misc]
+                ref_n_words = len(ref_words) if word_order else 0  # type: ignore[arg-type]
+            else:
+                char_matches = python_matches.against(ref_chars, tables)  # type: ignore[arg-type]
+                if word_order:
+                    ref_n_words = ref_words.lengths[0]  # type: ignore[union-attr]
+                    word_matches = clipped_matches(hyp_words, ref_words, word_order)  # type: ignore[arg-type]
                 else:
-                    match = higher[n - 2]
-                stats += (hyp_total, ref_total, match)
-            if ref_words is not None:
-                ref_n_words = ref_words.lengths[0]
-                word_matches = clipped_matches(hyp_words, ref_words, word_order)
-            for n in range(1, word_order + 1):
-                ref_total = ref_n_words - n + 1
-                if ref_total <= 0:
-                    stats += (0, 0, 0)
-                    continue
-                hyp_total = hyp_n_words - n + 1 if hyp_n_words >= n else 0
-                stats += (hyp_total, ref_total, word_matches[n - 1])
+                    word_matches, ref_n_words = [], 0
+            stats: list[int] = []
+            _add_orders(stats, length, len(ref_chars), char_matches, char_order)
+            _add_orders(stats, len(hyp_words), ref_n_words, word_matches, word_order)
             if len(ref_info) == 1:
                 return stats
             f = f_score(stats, self.order, self.beta, self.eps_smoothing)

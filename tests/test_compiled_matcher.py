@@ -1,0 +1,113 @@
+"""The compiled n-gram matcher (bleucli/_speedups.c) against the definition and the Python matchers.
+
+The golden tests run every metric through both matchers (the ``matcher``
+fixture); these test the C function on its own: the textbook definition on
+inputs full of repeats, the Python matchers on real WMT lines, every kind of
+character width, and the errors it raises for what it cannot take.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import datasets
+from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE, implementation, ngram_matcher
+from bleucli.metrics.ngram_match import ReferenceNgrams, clipped_matches, pair_matches
+from bleucli.metrics.substring_match import character_matches
+
+ngram_matches = ngram_matcher()
+pytestmark = pytest.mark.skipif(ngram_matches is None, reason="the C matcher (bleucli._speedups) is not built")
+
+
+def counted_matches(hypothesis, references, max_order: int) -> list[int]:
+    """The definition: min(count in the hypothesis, max count in one reference), summed over n-grams."""
+    result = []
+    for n in range(1, max_order + 1):
+        hyp = Counter(tuple(hypothesis[i:i + n]) for i in range(len(hypothesis) - n + 1))
+        best: Counter = Counter()
+        for ref in references:
+            for gram, count in Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1)).items():
+                best[gram] = max(best[gram], count)
+        result.append(sum(min(count, best[gram]) for gram, count in hyp.items()))
+    return result
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_equals_the_definition_on_repetitive_input(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(1500):
+        alphabet = rng.choice(["ab", "abc", "aé€𝄞", "xyz\u0301"])
+        hyp = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        refs = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(rng.randint(1, 3))]
+        order = rng.randint(1, 9)
+        expected = counted_matches(hyp, refs, order)
+        assert ngram_matches(hyp, refs, order) == expected, (hyp, refs, order)
+        # the same tokens as lists of one-character words
+        assert ngram_matches(list(hyp), [list(r) for r in refs], order) == expected, (hyp, refs, order)
+
+
+def test_equals_the_python_matchers_on_real_lines() -> None:
+    checked = 0
+    for name in datasets.sets():
+        refs = datasets.references(name)
+        hyps = next(iter(datasets.systems(name).values()), refs[-1])
+        for i in range(0, len(hyps), 7):
+            hyp, seg_refs = hyps[i].split(), [r[i].split() for r in refs]
+            assert ngram_matches(hyp, seg_refs[:1], 4) == pair_matches(hyp, seg_refs[0], 4), (name, i)
+            assert ngram_matches(hyp, seg_refs, 4) == clipped_matches(hyp, ReferenceNgrams(seg_refs, 4), 4), (name, i)
+            hyp_chars, ref_chars = "".join(hyp), "".join(seg_refs[0])
+            assert ngram_matches(hyp_chars, [ref_chars], 6) == character_matches(hyp_chars, ref_chars, 6), (name, i)
+            checked += 1
+    assert checked > 3000
+
+
+def test_words_are_compared_by_text_not_identity() -> None:
+    class Word(str):
+        def __hash__(self) -> int:  # a subclass's own hash must not split equal words apart
+            return 7
+
+    hyp = [Word("the"), "".join(["c", "at"]), "sat"]
+    assert ngram_matches(hyp, [["the", "cat", "sat"]], 3) == [3, 2, 1]
+    # equal text in different widths never happens (str picks the narrowest), unequal text is unequal
+    assert ngram_matches(["é", "€", "𝄞"], [["é", "€", "𝄞"], ["e"]], 3) == [3, 2, 1]
+
+
+@pytest.mark.parametrize("hyp, refs, order, expected", [
+    ("", ["abc"], 4, [0, 0, 0, 0]),
+    ("abc", [""], 2, [0, 0]),
+    ("abc", [], 2, [0, 0]),
+    ("abc", ["abc"], 0, []),
+    ("aaaa", ["aa", "aaa"], 4, [3, 2, 1, 0]),
+    ([], [["a"]], 1, [0]),
+    (["a", "a", "b"], (["a", "b"], ["a", "a"]), 2, [3, 2]),
+])
+def test_edges(hyp, refs, order, expected) -> None:
+    assert ngram_matches(hyp, refs, order) == expected
+
+
+@pytest.mark.parametrize("args, error", [
+    (("abc", [["a"]], 2), TypeError),  # a str against a list of words
+    ((["a", 1], [["a"]], 2), TypeError),
+    (("abc", [("a", "b")], 2), TypeError),  # a tuple is neither a str nor a list
+    (("abc", "abc", 2), TypeError),  # a bare string as the list of references
+    (("abc", ["abc"], -1), ValueError),
+    (("abc", ["abc"]), TypeError),
+])
+def test_bad_arguments_raise(args, error) -> None:
+    with pytest.raises(error):
+        ngram_matches(*args)
+
+
+def test_the_environment_variable_switches_to_pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleucli import BLEU, CHRF
+
+    assert implementation() == "compiled"
+    assert BLEU()._compiled is not None
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    assert implementation() == "python"
+    assert BLEU()._compiled is None and CHRF()._compiled is None
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "0")
+    assert implementation() == "compiled"
