@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import print_matcher, SHARED
+from common import SHARED, print_matcher
 
 
 def instructions(command: list[str]) -> int:

@@ -23,6 +23,17 @@
 
 #define EMPTY_KEY UINT64_MAX
 
+/* Slots for an open-addressing table of `entries` keys: a power of two, at most half full. */
+static int
+table_bits(size_t entries)
+{
+    int bits = 4;
+    while (((size_t)1 << bits) < 2 * entries + 2) {
+        bits++;
+    }
+    return bits;
+}
+
 /* Open-addressing table from 64-bit keys to dense ids 0, 1, 2, ... */
 typedef struct {
     uint64_t *keys;
@@ -35,12 +46,8 @@ typedef struct {
 static int
 table_init(IdTable *t, size_t entries)
 {
-    size_t capacity = 16;
-    int bits = 4;
-    while (capacity < 2 * entries + 2) {
-        capacity <<= 1;
-        bits++;
-    }
+    int bits = table_bits(entries);
+    size_t capacity = (size_t)1 << bits;
     t->keys = PyMem_Malloc(capacity * sizeof(uint64_t));
     t->ids = PyMem_Malloc(capacity * sizeof(int32_t));
     if (t->keys == NULL || t->ids == NULL) {
@@ -77,9 +84,10 @@ table_slot(const IdTable *t, uint64_t key)
     return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> t->shift);
 }
 
-/* The id of key, given a new one if it is not there yet. */
+/* The id of key; if it is not there, a new id when insert, else -1. (insert is a
+   constant at every call, so the compiler drops the branch.) */
 static inline int32_t
-table_intern(IdTable *t, uint64_t key)
+table_id(IdTable *t, uint64_t key, int insert)
 {
     size_t i = table_slot(t, key);
     for (;;) {
@@ -88,25 +96,11 @@ table_intern(IdTable *t, uint64_t key)
             return t->ids[i];
         }
         if (k == EMPTY_KEY) {
+            if (!insert) {
+                return -1;
+            }
             t->keys[i] = key;
             return t->ids[i] = t->count++;
-        }
-        i = (i + 1) & t->mask;
-    }
-}
-
-/* The id of key, or -1 if it is not there. */
-static inline int32_t
-table_find(const IdTable *t, uint64_t key)
-{
-    size_t i = table_slot(t, key);
-    for (;;) {
-        uint64_t k = t->keys[i];
-        if (k == key) {
-            return t->ids[i];
-        }
-        if (k == EMPTY_KEY) {
-            return -1;
         }
         i = (i + 1) & t->mask;
     }
@@ -124,10 +118,7 @@ typedef struct {
 static int
 words_init(WordTable *t, size_t entries)
 {
-    size_t capacity = 16;
-    while (capacity < 2 * entries + 2) {
-        capacity <<= 1;
-    }
+    size_t capacity = (size_t)1 << table_bits(entries);
     t->words = PyMem_Calloc(capacity, sizeof(PyObject *));
     t->hashes = PyMem_Malloc(capacity * sizeof(Py_hash_t));
     t->ids = PyMem_Malloc(capacity * sizeof(int32_t));
@@ -342,11 +333,11 @@ ngram_matches(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     else {
         for (k = 0; k < n_refs; k++) {
             for (i = 0; i < refs[k].length; i++) {
-                ref_base[offsets[k] + i] = table_intern(&table, PyUnicode_READ(refs[k].kind, refs[k].data, i));
+                ref_base[offsets[k] + i] = table_id(&table, PyUnicode_READ(refs[k].kind, refs[k].data, i), 1);
             }
         }
         for (i = 0; i < hyp.length; i++) {
-            hyp_base[i] = table_find(&table, PyUnicode_READ(hyp.kind, hyp.data, i));
+            hyp_base[i] = table_id(&table, PyUnicode_READ(hyp.kind, hyp.data, i), 0);
         }
     }
     memcpy(ref_ids, ref_base, (size_t)total_ref * sizeof(int32_t));
@@ -401,25 +392,17 @@ ngram_matches(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
         }
         /* order + 1: each n-gram extended by the token that follows it */
         table_clear(&table);
-        if (n_refs == 1) {
-            for (i = 0; i + order < total_ref; i++) {
-                ref_ids[i] = table_intern(&table, ((uint64_t)(uint32_t)ref_ids[i] << 32)
-                                                  | (uint32_t)ref_base[i + order]);
-            }
-        }
-        else {
-            for (k = 0; k < n_refs; k++) {
-                Py_ssize_t stop = offsets[k + 1] - order;
-                for (i = offsets[k]; i < stop; i++) {
-                    ref_ids[i] = table_intern(&table, ((uint64_t)(uint32_t)ref_ids[i] << 32)
-                                                      | (uint32_t)ref_base[i + order]);
-                }
+        for (k = 0; k < n_refs; k++) {
+            Py_ssize_t stop = offsets[k + 1] - order;
+            for (i = offsets[k]; i < stop; i++) {
+                ref_ids[i] = table_id(&table, ((uint64_t)(uint32_t)ref_ids[i] << 32)
+                                              | (uint32_t)ref_base[i + order], 1);
             }
         }
         for (i = 0; i + order < hyp.length; i++) {
             int32_t prefix = hyp_ids[i], last = hyp_base[i + order];
             hyp_ids[i] = prefix < 0 || last < 0 ? -1
-                : table_find(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last);
+                : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
         }
     }
 

@@ -6,15 +6,17 @@ reference that gives the segment the highest F score. The corpus score is the
 F score of their sum. The float arithmetic in :func:`f_score` follows
 sacreBLEU's operation order so that scores are equal as floats.
 
-Speed: totals are lengths minus n-1 (no summing); n-grams of order n are
+Speed: the clipped matches of every order, characters and words, come from
+the compiled matcher (:mod:`.compiled`) when it is built. Without it:
+totals are lengths minus n-1 (no summing); n-grams of order n are
 built from order n-1 with C-level ``map``; a hypothesis order is only counted
 while its n-grams repeat (once they are distinct, sum(min(hyp, ref)) is the
 number of hypothesis n-grams found in the reference); references of normal
 length are not cut into n-grams at all: for each hypothesis position the
 longest substring found in the reference gives all orders at once
 (:func:`string_matches`); chrF++'s word n-grams are matched as BLEU's tokens
-are (:func:`clipped_matches`); and the per-reference F score is skipped for a
-single reference.
+are (:func:`clipped_matches`). Either way the per-reference F score is
+skipped for a single reference.
 """
 
 from __future__ import annotations

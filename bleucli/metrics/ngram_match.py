@@ -13,6 +13,9 @@ that do not match are never stored (``zip`` reuses their tuples).
 Only the n-grams that the references do repeat need counting: the words a
 reference repeats (a handful per segment) are clipped one by one, and at
 higher orders the matched n-grams are counted when a reference repeats one.
+
+These are the pure-Python matchers, used where the compiled one
+(:mod:`.compiled`) is not built or is switched off.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ hypothesis' character n-grams of min(count in hypothesis, count in
 reference). Cutting both strings into n-grams and counting them (what
 sacreBLEU does) creates and hashes a new string per position and order.
 Searching the reference string for hypothesis substrings avoids building the
-reference's n-grams at all.
+reference's n-grams at all. (Pure Python: used where the compiled matcher of
+:mod:`.compiled` is not built or is switched off.)
 """
 
 from __future__ import annotations
