@@ -65,13 +65,6 @@ table_init(IdTable *t, size_t entries)
 }
 
 static void
-table_clear(IdTable *t)
-{
-    memset(t->keys, 0xff, (t->mask + 1) * sizeof(uint64_t));
-    t->count = 0;
-}
-
-static void
 table_free(IdTable *t)
 {
     PyMem_Free(t->keys);
@@ -106,7 +99,8 @@ table_id(IdTable *t, uint64_t key, int insert)
     }
 }
 
-/* Words: a table of str objects, compared by content, hashed with str's own hash. */
+/* Words: a table of str objects, compared by content, hashed with str's own hash. It
+   holds a reference to each word, so a caller changing its token lists cannot free them. */
 typedef struct {
     PyObject **words;
     Py_hash_t *hashes;
@@ -136,6 +130,12 @@ words_init(WordTable *t, size_t entries)
 static void
 words_free(WordTable *t)
 {
+    if (t->words != NULL) {
+        size_t i;
+        for (i = 0; i <= t->mask; i++) {
+            Py_XDECREF(t->words[i]);
+        }
+    }
     PyMem_Free(t->words);
     PyMem_Free(t->hashes);
     PyMem_Free(t->ids);
@@ -183,6 +183,7 @@ words_id(WordTable *t, PyObject *word, int insert)
             if (!insert) {
                 return -1;
             }
+            Py_INCREF(word);
             t->words[i] = word;
             t->hashes[i] = hash;
             return t->ids[i] = t->count++;
@@ -229,183 +230,295 @@ sequence_open(Sequence *s, PyObject *object)
     return -1;
 }
 
-static PyObject *
-ngram_matches(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
-{
-    PyObject *references, *result = NULL;
-    Sequence hyp, *refs = NULL;
-    Py_ssize_t n_refs, k, i, max_order, total_ref = 0, order;
-    Py_ssize_t *offsets = NULL;
-    int32_t *memory = NULL, *ref_base, *ref_ids, *hyp_base, *hyp_ids, *best, *seen, *own;
-    IdTable table = {NULL, NULL, 0, 0, 0};
-    WordTable words = {NULL, NULL, NULL, 0, 0};
-    Py_ssize_t *matches = NULL;
-    int use_words;
+/* A segment's references as n-gram id tables, built order by order as hypotheses need them.
 
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "ngram_matches(hypothesis, references, max_order)");
-        return NULL;
+   tables[n - 1] gives the id of an order-n n-gram from the key (id of its first n - 1
+   tokens, id of its last token); for words, order 1 is the word table instead. best[n - 1][id]
+   is the most times one reference has that n-gram. ref_ids holds, per reference position, the
+   id of the n-gram of order `built` starting there, from which the next order is built. */
+typedef struct {
+    int is_text;
+    Py_ssize_t n_refs, total_ref, built, room;
+    Py_ssize_t *offsets;
+    int32_t *ref_base, *ref_ids, *own, *seen;
+    IdTable *tables;
+    int32_t **best;
+    WordTable words;
+} RefTables;
+
+static void
+reftables_free(RefTables *r)
+{
+    Py_ssize_t n;
+    if (r->tables != NULL) {
+        for (n = 0; n < r->built; n++) {
+            table_free(&r->tables[n]);
+            PyMem_Free(r->best[n]);
+        }
     }
-    max_order = PyLong_AsSsize_t(args[2]);
-    if (max_order == -1 && PyErr_Occurred()) {
-        return NULL;
+    words_free(&r->words);
+    PyMem_Free(r->tables);
+    PyMem_Free(r->best);
+    PyMem_Free(r->offsets);
+    PyMem_Free(r->ref_base);
+    memset(r, 0, sizeof(RefTables));
+}
+
+/* best counts of order `order` from ref_ids (which hold that order's ids); ids: how many there are */
+static int
+reftables_count(RefTables *r, Py_ssize_t order, Py_ssize_t ids)
+{
+    Py_ssize_t k, i;
+    int32_t *best = PyMem_Calloc((size_t)ids + 1, sizeof(int32_t));
+    if (best == NULL) {
+        return -1;
     }
+    for (k = 0; k < r->n_refs; k++) {
+        Py_ssize_t start = r->offsets[k], stop = r->offsets[k + 1] - order + 1;
+        if (r->n_refs == 1) {
+            for (i = start; i < stop; i++) {
+                best[r->ref_ids[i]]++;
+            }
+            break;
+        }
+        for (i = start; i < stop; i++) {
+            r->own[r->ref_ids[i]]++;
+        }
+        for (i = start; i < stop; i++) {
+            int32_t id = r->ref_ids[i];
+            if (r->own[id] > best[id]) {
+                best[id] = r->own[id];
+            }
+        }
+        for (i = start; i < stop; i++) {
+            r->own[r->ref_ids[i]] = 0;
+        }
+    }
+    r->best[order - 1] = best;
+    return 0;
+}
+
+/* Order built + 1: each n-gram of order `built` extended by the token that follows it. */
+static int
+reftables_extend(RefTables *r)
+{
+    Py_ssize_t order = r->built, k, i;
+    IdTable *table;
+    if (r->built == r->room) {
+        Py_ssize_t room = r->room * 2 + 4;
+        IdTable *tables = PyMem_Realloc(r->tables, (size_t)room * sizeof(IdTable));
+        int32_t **best;
+        if (tables == NULL) {
+            return -1;
+        }
+        r->tables = tables;
+        best = PyMem_Realloc(r->best, (size_t)room * sizeof(int32_t *));
+        if (best == NULL) {
+            return -1;
+        }
+        r->best = best;
+        r->room = room;
+    }
+    table = &r->tables[order];
+    if (table_init(table, (size_t)r->total_ref) < 0) {
+        return -1;
+    }
+    r->best[order] = NULL;
+    r->built++;  /* from here on reftables_free owns the table */
+    for (k = 0; k < r->n_refs; k++) {
+        Py_ssize_t stop = r->offsets[k + 1] - order;
+        for (i = r->offsets[k]; i < stop; i++) {
+            r->ref_ids[i] = table_id(table, ((uint64_t)(uint32_t)r->ref_ids[i] << 32)
+                                            | (uint32_t)r->ref_base[i + order], 1);
+        }
+    }
+    return reftables_count(r, order + 1, table->count);
+}
+
+/* Order 1 of the references (a sequence of str, or of lists of str). -1 with an exception set. */
+static int
+reftables_init(RefTables *r, PyObject *references)
+{
+    PyObject *fast;
+    Py_ssize_t k, i, ids;
+    memset(r, 0, sizeof(RefTables));
+    if (PyUnicode_Check(references)) {  /* a str is a sequence, of one-character references */
+        PyErr_SetString(PyExc_TypeError, "references must be a sequence of references, not a str");
+        return -1;
+    }
+    fast = PySequence_Fast(references, "references must be a sequence");
+    if (fast == NULL) {
+        return -1;
+    }
+    r->n_refs = PySequence_Fast_GET_SIZE(fast);
+    r->offsets = PyMem_Calloc((size_t)r->n_refs + 1, sizeof(Py_ssize_t));
+    if (r->offsets == NULL) {
+        goto no_memory;
+    }
+    r->is_text = -1;
+    for (k = 0; k < r->n_refs; k++) {
+        Sequence ref;
+        if (sequence_open(&ref, PySequence_Fast_GET_ITEM(fast, k)) < 0) {
+            goto error;
+        }
+        if (r->is_text >= 0 && ref.is_text != r->is_text) {
+            PyErr_SetString(PyExc_TypeError, "references must all be str or all be lists of str");
+            goto error;
+        }
+        r->is_text = ref.is_text;
+        r->offsets[k] = r->total_ref;
+        r->total_ref += ref.length;
+    }
+    r->offsets[r->n_refs] = r->total_ref;
+    /* ref_base, ref_ids, own, seen: one block */
+    r->ref_base = PyMem_Calloc((size_t)r->total_ref * 4 + 4, sizeof(int32_t));
+    if (r->ref_base == NULL) {
+        goto no_memory;
+    }
+    r->ref_ids = r->ref_base + r->total_ref + 1;
+    r->own = r->ref_ids + r->total_ref + 1;
+    r->seen = r->own + r->total_ref + 1;
+    r->room = 6;
+    r->tables = PyMem_Calloc((size_t)r->room, sizeof(IdTable));
+    r->best = PyMem_Calloc((size_t)r->room, sizeof(int32_t *));
+    if (r->tables == NULL || r->best == NULL) {
+        goto no_memory;
+    }
+    if (r->is_text == 0) {
+        if (words_init(&r->words, (size_t)r->total_ref) < 0) {
+            goto no_memory;
+        }
+        for (k = 0; k < r->n_refs; k++) {
+            PyObject *list = PySequence_Fast_GET_ITEM(fast, k);
+            Py_ssize_t length = r->offsets[k + 1] - r->offsets[k];
+            if (PyList_GET_SIZE(list) != length) {  /* no Python code ran since it was measured; never read past it */
+                PyErr_SetString(PyExc_RuntimeError, "a reference changed while it was read");
+                goto error;
+            }
+            for (i = 0; i < length; i++) {
+                int32_t id = words_id(&r->words, PyList_GET_ITEM(list, i), 1);
+                if (id < 0) {
+                    goto error;
+                }
+                r->ref_base[r->offsets[k] + i] = id;
+            }
+        }
+        ids = r->words.count;
+        if (table_init(&r->tables[0], 0) < 0) {  /* unused for words; keeps tables[] uniform */
+            goto no_memory;
+        }
+    }
+    else {
+        if (table_init(&r->tables[0], (size_t)r->total_ref) < 0) {
+            goto no_memory;
+        }
+        for (k = 0; k < r->n_refs; k++) {
+            Sequence ref;
+            sequence_open(&ref, PySequence_Fast_GET_ITEM(fast, k));
+            for (i = 0; i < ref.length; i++) {
+                r->ref_base[r->offsets[k] + i] = table_id(&r->tables[0], PyUnicode_READ(ref.kind, ref.data, i), 1);
+            }
+        }
+        ids = r->tables[0].count;
+    }
+    r->built = 1;
+    memcpy(r->ref_ids, r->ref_base, (size_t)r->total_ref * sizeof(int32_t));
+    if (reftables_count(r, 1, ids) < 0) {
+        goto no_memory;
+    }
+    Py_DECREF(fast);
+    return 0;
+
+no_memory:
+    PyErr_NoMemory();
+error:
+    Py_DECREF(fast);
+    reftables_free(r);
+    return -1;
+}
+
+/* matches[n - 1] for n = 1..max_order: the clipped matches of hypothesis against r. */
+static PyObject *
+reftables_match(RefTables *r, PyObject *hypothesis, Py_ssize_t max_order)
+{
+    Sequence hyp;
+    Py_ssize_t order, i, *matches;
+    int32_t *hyp_base = NULL, *hyp_ids;
+    PyObject *result = NULL;
+
     if (max_order < 0) {
         PyErr_SetString(PyExc_ValueError, "max_order must be >= 0");
         return NULL;
     }
-    if (sequence_open(&hyp, args[0]) < 0) {
+    if (sequence_open(&hyp, hypothesis) < 0) {
         return NULL;
     }
-    if (PyUnicode_Check(args[1])) {  /* a str is a sequence, of one-character references */
-        PyErr_SetString(PyExc_TypeError, "references must be a sequence of references, not a str");
+    if (r->n_refs > 0 && hyp.is_text != r->is_text) {
+        PyErr_SetString(PyExc_TypeError, "hypothesis and references must be of one kind (str or list of str)");
         return NULL;
     }
-    references = PySequence_Fast(args[1], "references must be a sequence");
-    if (references == NULL) {
-        return NULL;
-    }
-    n_refs = PySequence_Fast_GET_SIZE(references);
     matches = PyMem_Calloc((size_t)max_order + 1, sizeof(Py_ssize_t));
-    refs = PyMem_Calloc((size_t)n_refs + 1, sizeof(Sequence));
-    offsets = PyMem_Calloc((size_t)n_refs + 1, sizeof(Py_ssize_t));
-    if (matches == NULL || refs == NULL || offsets == NULL) {
+    hyp_base = PyMem_Malloc(((size_t)hyp.length * 2 + 2) * sizeof(int32_t));
+    if (matches == NULL || hyp_base == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    use_words = !hyp.is_text;
-    for (k = 0; k < n_refs; k++) {
-        if (sequence_open(&refs[k], PySequence_Fast_GET_ITEM(references, k)) < 0) {
-            goto done;
-        }
-        if (refs[k].is_text != hyp.is_text) {
-            PyErr_SetString(PyExc_TypeError, "hypothesis and references must be of one kind (str or list of str)");
-            goto done;
-        }
-        offsets[k] = total_ref;
-        total_ref += refs[k].length;
-    }
-    offsets[n_refs] = total_ref;
-    if (max_order == 0 || n_refs == 0 || total_ref == 0 || hyp.length == 0) {
+    hyp_ids = hyp_base + hyp.length + 1;
+    if (r->total_ref == 0) {  /* nothing to match (and no table to look in when there is no reference) */
         goto build;
     }
-    /* ref_base, ref_ids: total_ref each; hyp_base, hyp_ids: hyp.length each;
-       best, seen, own: one count per possible id (at most total_ref) */
-    memory = PyMem_Malloc(((size_t)total_ref * 5 + (size_t)hyp.length * 2) * sizeof(int32_t));
-    if (memory == NULL || table_init(&table, (size_t)total_ref) < 0) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    ref_base = memory;
-    ref_ids = ref_base + total_ref;
-    best = ref_ids + total_ref;
-    seen = best + total_ref;
-    own = seen + total_ref;
-    hyp_base = own + total_ref;
-    hyp_ids = hyp_base + hyp.length;
-
-    /* order 1: token ids */
-    if (use_words) {
-        if (words_init(&words, (size_t)total_ref) < 0) {
-            PyErr_NoMemory();
+    for (i = 0; i < hyp.length; i++) {
+        int32_t id;
+        if (hyp.is_text) {
+            id = table_id(&r->tables[0], PyUnicode_READ(hyp.kind, hyp.data, i), 0);
+        }
+        else if ((id = words_id(&r->words, PyList_GET_ITEM(hyp.object, i), 0)) == -2) {
             goto done;
         }
-        for (k = 0; k < n_refs; k++) {
-            PyObject *list = refs[k].object;
-            for (i = 0; i < refs[k].length; i++) {
-                int32_t id = words_id(&words, PyList_GET_ITEM(list, i), 1);
-                if (id < 0) {
-                    goto done;
-                }
-                ref_base[offsets[k] + i] = id;
-            }
-        }
-        for (i = 0; i < hyp.length; i++) {
-            int32_t id = words_id(&words, PyList_GET_ITEM(hyp.object, i), 0);
-            if (id == -2) {
-                goto done;
-            }
-            hyp_base[i] = id;
-        }
-        words_free(&words);
-        words.words = NULL;
+        hyp_base[i] = hyp_ids[i] = id;
     }
-    else {
-        for (k = 0; k < n_refs; k++) {
-            for (i = 0; i < refs[k].length; i++) {
-                ref_base[offsets[k] + i] = table_id(&table, PyUnicode_READ(refs[k].kind, refs[k].data, i), 1);
-            }
-        }
-        for (i = 0; i < hyp.length; i++) {
-            hyp_base[i] = table_id(&table, PyUnicode_READ(hyp.kind, hyp.data, i), 0);
-        }
-    }
-    memcpy(ref_ids, ref_base, (size_t)total_ref * sizeof(int32_t));
-    memcpy(hyp_ids, hyp_base, (size_t)hyp.length * sizeof(int32_t));
-
     for (order = 1; order <= max_order; order++) {
-        Py_ssize_t ids = use_words && order == 1 ? words.count : table.count, found = 0;
-        Py_ssize_t hyp_grams = hyp.length - order + 1;
+        Py_ssize_t hyp_grams = hyp.length - order + 1, found = 0;
+        const int32_t *best;
         int any = 0;
         if (hyp_grams <= 0) {
             break;
         }
-        memset(best, 0, (size_t)ids * sizeof(int32_t));
-        /* best[id]: the most times any one reference has the n-gram */
-        if (n_refs == 1) {
-            for (i = 0; i + order <= total_ref; i++) {
-                best[ref_ids[i]]++;
+        while (r->built < order) {
+            if (reftables_extend(r) < 0) {
+                PyErr_NoMemory();
+                goto done;
             }
         }
-        else {
-            memset(own, 0, (size_t)ids * sizeof(int32_t));
-            for (k = 0; k < n_refs; k++) {
-                Py_ssize_t start = offsets[k], stop = offsets[k + 1] - order + 1;
-                for (i = start; i < stop; i++) {
-                    own[ref_ids[i]]++;
-                }
-                for (i = start; i < stop; i++) {
-                    int32_t id = ref_ids[i];
-                    if (own[id] > best[id]) {
-                        best[id] = own[id];
-                    }
-                }
-                for (i = start; i < stop; i++) {
-                    own[ref_ids[i]] = 0;
-                }
+        if (order > 1) {
+            const IdTable *table = &r->tables[order - 1];
+            for (i = 0; i < hyp_grams; i++) {
+                int32_t prefix = hyp_ids[i], last = hyp_base[i + order - 1];
+                hyp_ids[i] = prefix < 0 || last < 0 ? -1
+                    : table_id((IdTable *)table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
             }
         }
         /* the j-th occurrence of an n-gram in the hypothesis matches while j <= best */
-        memset(seen, 0, (size_t)ids * sizeof(int32_t));
+        best = r->best[order - 1];
         for (i = 0; i < hyp_grams; i++) {
             int32_t id = hyp_ids[i];
             if (id >= 0) {
                 any = 1;
-                if (++seen[id] <= best[id]) {
+                if (++r->seen[id] <= best[id]) {
                     found++;
                 }
             }
         }
-        matches[order] = found;
-        if (!any || order == max_order) {
-            break;
-        }
-        /* order + 1: each n-gram extended by the token that follows it */
-        table_clear(&table);
-        for (k = 0; k < n_refs; k++) {
-            Py_ssize_t stop = offsets[k + 1] - order;
-            for (i = offsets[k]; i < stop; i++) {
-                ref_ids[i] = table_id(&table, ((uint64_t)(uint32_t)ref_ids[i] << 32)
-                                              | (uint32_t)ref_base[i + order], 1);
+        for (i = 0; i < hyp_grams; i++) {  /* leave seen all zero for the next order and call */
+            if (hyp_ids[i] >= 0) {
+                r->seen[hyp_ids[i]] = 0;
             }
         }
-        for (i = 0; i + order < hyp.length; i++) {
-            int32_t prefix = hyp_ids[i], last = hyp_base[i + order];
-            hyp_ids[i] = prefix < 0 || last < 0 ? -1
-                : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
+        matches[order] = found;
+        if (!any) {
+            break;
         }
     }
-
 build:
     result = PyList_New(max_order);
     if (result != NULL) {
@@ -419,17 +532,177 @@ build:
         }
     }
 done:
-    if (words.words != NULL) {
-        words_free(&words);
-    }
-    table_free(&table);
-    PyMem_Free(memory);
     PyMem_Free(matches);
-    PyMem_Free(refs);
-    PyMem_Free(offsets);
-    Py_DECREF(references);
+    PyMem_Free(hyp_base);
     return result;
 }
+
+static PyObject *
+ngram_matches(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    RefTables tables;
+    PyObject *result;
+    Py_ssize_t max_order;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "ngram_matches(hypothesis, references, max_order)");
+        return NULL;
+    }
+    max_order = PyLong_AsSsize_t(args[2]);
+    if (max_order == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (reftables_init(&tables, args[1]) < 0) {
+        return NULL;
+    }
+    result = reftables_match(&tables, args[0], max_order);
+    reftables_free(&tables);
+    return result;
+}
+
+/* References: RefTables kept for reuse by many hypotheses (several systems, MBR). The
+   references themselves are kept too, as a tuple, so that the object pickles (-j workers
+   started by spawn receive the metric, and a metric may hold its references' tables). */
+typedef struct {
+    PyObject_HEAD
+    RefTables tables;
+    PyObject *sequences;
+    PyObject *lengths;
+} ReferencesObject;
+
+static int
+References_init(ReferencesObject *self, PyObject *args, PyObject *kwargs)
+{
+    PyObject *references, *fast;
+    Py_ssize_t k;
+    static char *keywords[] = {"references", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:References", keywords, &references)) {
+        return -1;
+    }
+    if (self->sequences != NULL) {
+        PyErr_SetString(PyExc_TypeError, "References is initialised once");
+        return -1;
+    }
+    if (PyUnicode_Check(references)) {
+        PyErr_SetString(PyExc_TypeError, "references must be a sequence of references, not a str");
+        return -1;
+    }
+    /* a new tuple of the references, with copies of token lists: what the caller does to
+       its lists later changes neither the tables nor what pickles */
+    fast = PySequence_Fast(references, "references must be a sequence");
+    if (fast == NULL) {
+        return -1;
+    }
+    self->sequences = PyTuple_New(PySequence_Fast_GET_SIZE(fast));
+    if (self->sequences == NULL) {
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, k);
+        if (PyList_Check(item)) {
+            item = PyList_GetSlice(item, 0, PyList_GET_SIZE(item));
+            if (item == NULL) {
+                Py_DECREF(fast);
+                return -1;
+            }
+        }
+        else {
+            Py_INCREF(item);
+        }
+        PyTuple_SET_ITEM(self->sequences, k, item);
+    }
+    Py_DECREF(fast);
+    if (reftables_init(&self->tables, self->sequences) < 0) {
+        return -1;
+    }
+    self->lengths = PyTuple_New(self->tables.n_refs);
+    if (self->lengths == NULL) {
+        return -1;
+    }
+    for (k = 0; k < self->tables.n_refs; k++) {
+        PyObject *length = PyLong_FromSsize_t(self->tables.offsets[k + 1] - self->tables.offsets[k]);
+        if (length == NULL) {
+            return -1;
+        }
+        PyTuple_SET_ITEM(self->lengths, k, length);
+    }
+    return 0;
+}
+
+static void
+References_dealloc(ReferencesObject *self)
+{
+    reftables_free(&self->tables);
+    Py_XDECREF(self->sequences);
+    Py_XDECREF(self->lengths);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+References_matches(ReferencesObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t max_order;
+    if (self->lengths == NULL) {
+        PyErr_SetString(PyExc_TypeError, "References was not initialised");
+        return NULL;
+    }
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "matches(hypothesis, max_order)");
+        return NULL;
+    }
+    max_order = PyLong_AsSsize_t(args[1]);
+    if (max_order == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return reftables_match(&self->tables, args[0], max_order);
+}
+
+static PyObject *
+References_lengths(ReferencesObject *self, void *Py_UNUSED(closure))
+{
+    if (self->lengths == NULL) {
+        PyErr_SetString(PyExc_TypeError, "References was not initialised");
+        return NULL;
+    }
+    Py_INCREF(self->lengths);
+    return self->lengths;
+}
+
+static PyObject *
+References_reduce(ReferencesObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->lengths == NULL) {
+        PyErr_SetString(PyExc_TypeError, "References was not initialised");
+        return NULL;
+    }
+    return Py_BuildValue("O(O)", (PyObject *)Py_TYPE(self), self->sequences);
+}
+
+static PyMethodDef References_methods[] = {
+    {"matches", (PyCFunction)(void (*)(void))References_matches, METH_FASTCALL,
+     "matches(hypothesis, max_order) -> list of clipped matches, orders 1..max_order."},
+    {"__reduce__", (PyCFunction)References_reduce, METH_NOARGS, "Pickle support: the references."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef References_getset[] = {
+    {"lengths", (getter)References_lengths, NULL, "Each reference's number of tokens.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ReferencesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bleucli._speedups.References",
+    .tp_basicsize = sizeof(ReferencesObject),
+    .tp_dealloc = (destructor)References_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "References(references): one segment's references (str, or lists of str) prepared\n"
+              "as n-gram tables, matched against any number of hypotheses.",
+    .tp_methods = References_methods,
+    .tp_getset = References_getset,
+    .tp_init = (initproc)References_init,
+    .tp_new = PyType_GenericNew,
+};
 
 static PyMethodDef methods[] = {
     {"ngram_matches", (PyCFunction)(void (*)(void))ngram_matches, METH_FASTCALL,
@@ -447,5 +720,19 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m;
+    if (PyType_Ready(&ReferencesType) < 0) {
+        return NULL;
+    }
+    m = PyModule_Create(&module);
+    if (m == NULL) {
+        return NULL;
+    }
+    Py_INCREF(&ReferencesType);
+    if (PyModule_AddObject(m, "References", (PyObject *)&ReferencesType) < 0) {
+        Py_DECREF(&ReferencesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

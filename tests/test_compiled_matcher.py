@@ -1,5 +1,9 @@
 """The compiled n-gram matcher (bleucli/_speedups.c) against the definition and the Python matchers.
 
+``ngram_matches`` builds a segment's reference tables, matches and drops them;
+``References`` keeps them (built order by order, as hypotheses need them) for
+further hypotheses. Both are checked here.
+
 The golden tests run every metric through both matchers (the ``matcher``
 fixture); these test the C function on its own: the textbook definition on
 inputs full of repeats, the Python matchers on real WMT lines, every kind of
@@ -14,12 +18,16 @@ from collections import Counter
 import pytest
 
 import datasets
-from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE, implementation, ngram_matcher
+import pickle
+
+from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE, compiled_matcher, implementation
 from bleucli.metrics.ngram_match import ReferenceNgrams, clipped_matches, pair_matches
 from bleucli.metrics.substring_match import character_matches
 
-ngram_matches = ngram_matcher()
-pytestmark = pytest.mark.skipif(ngram_matches is None, reason="the C matcher (bleucli._speedups) is not built")
+speedups = compiled_matcher()
+pytestmark = pytest.mark.skipif(speedups is None, reason="the C matcher (bleucli._speedups) is not built")
+ngram_matches = speedups.ngram_matches if speedups else None
+References = speedups.References if speedups else None
 
 
 def counted_matches(hypothesis, references, max_order: int) -> list[int]:
@@ -47,6 +55,50 @@ def test_equals_the_definition_on_repetitive_input(seed: int) -> None:
         assert ngram_matches(hyp, refs, order) == expected, (hyp, refs, order)
         # the same tokens as lists of one-character words
         assert ngram_matches(list(hyp), [list(r) for r in refs], order) == expected, (hyp, refs, order)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_prepared_references_equal_the_definition_for_every_hypothesis(seed: int) -> None:
+    """One References object, many hypotheses and orders in any sequence (its tables grow lazily)."""
+    rng = random.Random(seed)
+    for _ in range(150):
+        alphabet = rng.choice(["ab", "abc", "aé€𝄞"])
+        refs = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(rng.randint(1, 3))]
+        as_text, as_words = References(refs), References([list(r) for r in refs])
+        assert as_text.lengths == as_words.lengths == tuple(map(len, refs))
+        for _ in range(10):
+            hyp = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+            order = rng.randint(0, 9)
+            expected = counted_matches(hyp, refs, order)
+            assert as_text.matches(hyp, order) == expected, (hyp, refs, order)
+            assert as_words.matches(list(hyp), order) == expected, (hyp, refs, order)
+
+
+def test_prepared_references_keep_their_words_and_pickle() -> None:
+    tokens = ["the", "cat", "sat", "on", "the", "mat"]
+    refs = References([tokens])
+    tokens[:] = ["x"] * 6  # the caller's list changes; the tables hold their own words
+    del tokens
+    assert refs.matches("the cat sat on the mat".split(), 4) == [6, 5, 4, 3]
+    copy = pickle.loads(pickle.dumps(refs))
+    assert copy.lengths == (6,) and copy.matches(["the", "cat"], 2) == [2, 1]
+    assert pickle.loads(pickle.dumps(References(["abc", "abd"]))).matches("abd", 3) == [3, 2, 1]
+    given = (["a", "b"], ["c"])
+    References(given)
+    assert given == (["a", "b"], ["c"]) and type(given[0]) is list  # the caller's sequence is left alone
+
+
+@pytest.mark.parametrize("args, error", [
+    (("abc",), TypeError),  # a bare string as the list of references
+    ((["abc", ["a"]],), TypeError),  # of two kinds
+    (([("a",)],), TypeError),
+    ((None,), TypeError),
+])
+def test_bad_references_raise(args, error) -> None:
+    with pytest.raises(error):
+        References(*args)
+    with pytest.raises(TypeError):
+        References(["ab"]).matches(["a", "b"], 2)  # a list of words against references of characters
 
 
 def test_equals_the_python_matchers_on_real_lines() -> None:
@@ -105,9 +157,9 @@ def test_the_environment_variable_switches_to_pure_python(monkeypatch: pytest.Mo
     from bleucli import BLEU, CHRF
 
     assert implementation() == "compiled"
-    assert BLEU()._compiled is not None
+    assert BLEU()._compiled is not None and CHRF()._compiled_references is not None
     monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
     assert implementation() == "python"
-    assert BLEU()._compiled is None and CHRF()._compiled is None
+    assert BLEU()._compiled is None and CHRF()._compiled_references is None
     monkeypatch.setenv(PURE_PYTHON_VARIABLE, "0")
     assert implementation() == "compiled"

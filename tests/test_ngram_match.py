@@ -94,7 +94,7 @@ def test_char_bleu_single_reference_path_equals_the_general_one() -> None:
 def test_char_bleu_with_cached_references_and_several_systems(matcher: str) -> None:
     """Reference info built once (constructor or several systems) takes the substring path too.
 
-    With the compiled matcher, the reference info is the list of reference strings.
+    With the compiled matcher, the reference info is a ``References`` of the reference strings.
     """
     from bleucli import BLEU
 
@@ -104,7 +104,11 @@ def test_char_bleu_with_cached_references_and_several_systems(matcher: str) -> N
     for lowercase in (False, True):
         plain = BLEU(tokenize="char", lowercase=lowercase)
         cached = BLEU(tokenize="char", lowercase=lowercase, references=refs)
-        assert isinstance(cached._ref_cache[0], str if matcher == "python" else list)
+        if matcher == "python":
+            assert isinstance(cached._ref_cache[0], str)
+        else:
+            assert type(cached._ref_cache[0]).__name__ == "References"
+            assert cached._ref_cache[0].lengths == (14,)  # "DasisteinTest!"
         for system in (hyps, other):
             expected = plain.corpus_score(system, refs)
             assert cached.corpus_score(system).to_dict() == expected.to_dict()

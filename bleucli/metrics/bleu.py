@@ -17,7 +17,7 @@ from typing import Any, Union
 from ..errors import OptionError
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
-from .compiled import Tokens, ngram_matcher
+from .compiled import Tokens, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches, pair_matches
 from .substring_match import character_matches
 
@@ -177,10 +177,10 @@ def closest_ref_len(hyp_len: int, ref_lens: Iterable[int]) -> int:
     return best_len
 
 
-#: What BLEU keeps of a segment's references: the compiled matcher's input
-#: (a list of token lists, or of strings for ``char``), or for the Python
-#: matchers prepared n-gram sets (or the string ``char`` searches).
-BLEURefInfo = Union[list[Tokens], ReferenceNgrams, str]
+#: What BLEU keeps of a segment's references: the compiled matcher's
+#: ``References``, or for the Python matchers prepared n-gram sets (or the
+#: string ``char`` searches).
+BLEURefInfo = Union[Any, ReferenceNgrams, str]
 
 
 class BLEU(Metric[BLEURefInfo]):
@@ -216,7 +216,9 @@ class BLEU(Metric[BLEURefInfo]):
         self._split = self.tokenizer.tokens
         # tokenizers whose tokens are single characters offer them as one string
         self._characters = getattr(self.tokenizer, "characters", None)
-        self._compiled = ngram_matcher()
+        compiled = compiled_matcher()
+        self._compiled = None if compiled is None else compiled.ngram_matches
+        self._compiled_references = None if compiled is None else compiled.References
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
@@ -232,23 +234,21 @@ class BLEU(Metric[BLEURefInfo]):
         """A line as the compiled matcher takes it: its tokens, or for ``char`` their string."""
         return self._tokens(line) if self._characters is None else self._character_string(line)
 
-    def _compiled_statistics(self, hyp: Tokens, references: list[Tokens]) -> list[int]:
-        hyp_len = len(hyp)
-        ref_len = len(references[0]) if len(references) == 1 else closest_ref_len(hyp_len, map(len, references))
-        order = self.max_ngram_order
-        return [hyp_len, ref_len, *self._compiled(hyp, references, order),  # type: ignore[misc]
-                *_ngram_totals(hyp_len, order)]
-
     def _reference_info(self, references: tuple[str, ...]) -> BLEURefInfo:
-        if self._compiled is not None:
-            return list(map(self._sequence, references))
+        if self._compiled_references is not None:
+            return self._compiled_references(list(map(self._sequence, references)))
         if self._characters is not None and len(references) == 1:
             return self._character_string(references[0])  # matched by substring search
         return ReferenceNgrams([self._tokens(ref) for ref in references], self.max_ngram_order)
 
+    def _row(self, hyp_len: int, ref_lens: Sequence[int], matches: list[int]) -> list[int]:
+        ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
+        return [hyp_len, ref_len, *matches, *_ngram_totals(hyp_len, self.max_ngram_order)]
+
     def _segment_statistics(self, hypothesis: str, ref_info: BLEURefInfo) -> list[int]:
-        if type(ref_info) is list:
-            return self._compiled_statistics(self._sequence(hypothesis), ref_info)
+        if type(ref_info) is self._compiled_references:
+            hyp = self._sequence(hypothesis)
+            return self._row(len(hyp), ref_info.lengths, ref_info.matches(hyp, self.max_ngram_order))
         if type(ref_info) is str:
             return self._character_statistics(hypothesis, ref_info)
         tokens = self._tokens(hypothesis)
@@ -260,8 +260,10 @@ class BLEU(Metric[BLEURefInfo]):
                 *_ngram_totals(hyp_len, order)]
 
     def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
-        if self._compiled is not None:
-            return self._compiled_statistics(self._sequence(hypothesis), list(map(self._sequence, references)))
+        if self._compiled is not None:  # the references' n-gram tables are built and dropped in C
+            hyp = self._sequence(hypothesis)
+            refs = list(map(self._sequence, references))
+            return self._row(len(hyp), list(map(len, refs)), self._compiled(hyp, refs, self.max_ngram_order))
         if len(references) != 1:
             return self._segment_statistics(hypothesis, self._reference_info(references))
         if self._characters is not None:

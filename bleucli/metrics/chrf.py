@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import OptionError
 from .base import Metric, Score
-from .compiled import ngram_matcher
+from .compiled import compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -180,8 +180,8 @@ LONG_REFERENCE = 300
 #: A preprocessed reference: its character string, n-gram tables (order 1 only,
 #: or every order for a long reference) and its words prepared for matching
 #: (chrF++ only; their count is ``lengths[0]``). With the compiled matcher:
-#: the string, None, and the list of words (or None).
-_Reference = tuple[str, "list | None", "ReferenceNgrams | list[str] | None"]
+#: ``References`` of the characters, None, and ``References`` of the words (or None).
+_Reference = tuple[Any, "list | None", Any]
 
 
 class _HypothesisNgrams:
@@ -295,7 +295,8 @@ class CHRF(Metric[list[_Reference]]):
         self.whitespace = bool(whitespace)
         self.eps_smoothing = bool(eps_smoothing)
         self.name = f"chrF{self.beta}" + "+" * self.word_order
-        self._compiled = ngram_matcher()
+        compiled = compiled_matcher()
+        self._compiled_references = None if compiled is None else compiled.References
         super().__init__(references)
 
     # -- statistics ---------------------------------------------------------------
@@ -321,8 +322,9 @@ class CHRF(Metric[list[_Reference]]):
         info: list[_Reference] = []
         for ref in references:
             chars = self._chars(ref)
-            if self._compiled is not None:
-                info.append((chars, None, self._words(ref) if self.word_order else None))
+            if self._compiled_references is not None:
+                prepare = self._compiled_references
+                info.append((prepare((chars,)), None, prepare((self._words(ref),)) if self.word_order else None))
                 continue
             if len(chars) > LONG_REFERENCE:
                 tables = char_ngrams(chars, self.char_order, True)
@@ -337,19 +339,20 @@ class CHRF(Metric[list[_Reference]]):
         length = len(chars)
         char_order = self.char_order
         word_order = self.word_order
-        compiled = self._compiled
         hyp_words: list[str] = []
         if word_order:
             hyp_words = self._words(hypothesis)
-        python_matches = None if compiled is not None else _PythonCharMatches(chars, char_order)
+        python_matches = None if self._compiled_references is not None else _PythonCharMatches(chars, char_order)
         best: list[int] = []
         best_f = -1.0
         for ref_chars, tables, ref_words in ref_info:
             if python_matches is None:
-                char_matches = compiled(chars, (ref_chars,), char_order)  # type: ignore[misc]
-                word_matches = compiled(hyp_words, (ref_words,), word_order) if word_order else []  # type: ignore[misc]
-                ref_n_words = len(ref_words) if word_order else 0  # type: ignore[arg-type]
+                char_matches = ref_chars.matches(chars, char_order)
+                ref_length = ref_chars.lengths[0]
+                word_matches = ref_words.matches(hyp_words, word_order) if word_order else []
+                ref_n_words = ref_words.lengths[0] if word_order else 0
             else:
+                ref_length = len(ref_chars)
                 char_matches = python_matches.against(ref_chars, tables)  # type: ignore[arg-type]
                 if word_order:
                     ref_n_words = ref_words.lengths[0]  # type: ignore[union-attr]
@@ -357,7 +360,7 @@ class CHRF(Metric[list[_Reference]]):
                 else:
                     word_matches, ref_n_words = [], 0
             stats: list[int] = []
-            _add_orders(stats, length, len(ref_chars), char_matches, char_order)
+            _add_orders(stats, length, ref_length, char_matches, char_order)
             _add_orders(stats, len(hyp_words), ref_n_words, word_matches, word_order)
             if len(ref_info) == 1:
                 return stats

@@ -7,25 +7,36 @@ the package is installed with a C compiler at hand; without one, or with
 ``BLEUCLI_PURE_PYTHON=1`` in the environment, the Python matchers run.
 Scores are identical either way: the tests run the golden files through
 both.
+
+It offers two forms of one computation:
+
+- ``ngram_matches(hypothesis, references, max_order)`` for references used
+  once (sentence scores, one system);
+- ``References(references)``, whose ``matches(hypothesis, max_order)`` keeps
+  the references' n-gram tables for the next hypothesis (several systems,
+  ``sentence_scores`` against one reference set, as MBR decoding needs).
+  Its ``lengths`` are the references' token counts.
+
+A hypothesis or reference is a ``str`` (its characters are the tokens: chrF
+and the char tokenizer) or a ``list`` of ``str`` tokens.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
 from functools import lru_cache
+from types import ModuleType
 from typing import Union
 
 #: a hypothesis or reference as the matcher takes it: a string of one-character
 #: tokens, or a list of tokens
 Tokens = Union[str, list[str]]
-Matcher = Callable[[Tokens, Sequence[Tokens], int], list[int]]
 
 PURE_PYTHON_VARIABLE = "BLEUCLI_PURE_PYTHON"
 
 
-def ngram_matcher() -> Matcher | None:
-    """``ngram_matches(hypothesis, references, max_order)`` from the C extension, or None.
+def compiled_matcher() -> ModuleType | None:
+    """The C extension module (``ngram_matches``, ``References``), or None.
 
     Read when a metric is created, so that setting the variable affects the
     metrics made afterwards in the same process.
@@ -36,14 +47,14 @@ def ngram_matcher() -> Matcher | None:
 
 
 @lru_cache(maxsize=None)
-def _load() -> Matcher | None:
+def _load() -> ModuleType | None:
     try:
-        from .._speedups import ngram_matches  # type: ignore[import-not-found]
+        from .. import _speedups  # type: ignore[attr-defined]
     except ImportError:
         return None
-    return ngram_matches  # type: ignore[no-any-return]
+    return _speedups  # type: ignore[no-any-return]
 
 
 def implementation() -> str:
-    """``"compiled"`` or ``"python"``: which matcher new metrics use (for ``--version`` and bench/)."""
-    return "python" if ngram_matcher() is None else "compiled"
+    """``"compiled"`` or ``"python"``: which matcher new metrics use (printed by bench/)."""
+    return "python" if compiled_matcher() is None else "compiled"
