@@ -34,13 +34,16 @@ table_bits(size_t entries)
     return bits;
 }
 
-/* Open-addressing table from 64-bit keys to dense ids 0, 1, 2, ... */
+/* Open-addressing table from 64-bit keys to dense ids 0, 1, 2, ... It has room for
+   `entries` keys, and `best` holds one count per id: all three in one allocation. */
 typedef struct {
     uint64_t *keys;
     int32_t *ids;
+    int32_t *best;
     size_t mask;
     int shift;
     int32_t count;
+    int32_t n_best;  /* how many ids best counts */
 } IdTable;
 
 static int
@@ -48,15 +51,12 @@ table_init(IdTable *t, size_t entries)
 {
     int bits = table_bits(entries);
     size_t capacity = (size_t)1 << bits;
-    t->keys = PyMem_Malloc(capacity * sizeof(uint64_t));
-    t->ids = PyMem_Malloc(capacity * sizeof(int32_t));
-    if (t->keys == NULL || t->ids == NULL) {
-        PyMem_Free(t->keys);
-        PyMem_Free(t->ids);
-        t->keys = NULL;
-        t->ids = NULL;
+    t->keys = PyMem_Malloc(capacity * sizeof(uint64_t) + (capacity + entries + 1) * sizeof(int32_t));
+    if (t->keys == NULL) {
         return -1;
     }
+    t->ids = (int32_t *)(t->keys + capacity);
+    t->best = t->ids + capacity;
     t->mask = capacity - 1;
     t->shift = 64 - bits;
     t->count = 0;
@@ -68,7 +68,6 @@ static void
 table_free(IdTable *t)
 {
     PyMem_Free(t->keys);
-    PyMem_Free(t->ids);
 }
 
 static inline size_t
@@ -233,16 +232,18 @@ sequence_open(Sequence *s, PyObject *object)
 /* A segment's references as n-gram id tables, built order by order as hypotheses need them.
 
    tables[n - 1] gives the id of an order-n n-gram from the key (id of its first n - 1
-   tokens, id of its last token); for words, order 1 is the word table instead. best[n - 1][id]
-   is the most times one reference has that n-gram. ref_ids holds, per reference position, the
-   id of the n-gram of order `built` starting there, from which the next order is built. */
+   tokens, id of its last token); for words, order 1 is the word table instead (tables[0]
+   then only holds the counts). tables[n - 1].best[id] is the most times one reference has
+   that n-gram. ref_ids holds, per reference position, the id of the n-gram of order `built`
+   starting there, from which the next order is built. Tables used once (single_use) keep
+   only the current order, in tables[0]: one small table reused stays in the cache. */
 typedef struct {
     int is_text;
-    Py_ssize_t n_refs, total_ref, built, room;
+    int single_use;
+    Py_ssize_t n_refs, total_ref, built, room, n_tables;
     Py_ssize_t *offsets;
     int32_t *ref_base, *ref_ids, *own, *seen;
     IdTable *tables;
-    int32_t **best;
     WordTable words;
 } RefTables;
 
@@ -251,28 +252,32 @@ reftables_free(RefTables *r)
 {
     Py_ssize_t n;
     if (r->tables != NULL) {
-        for (n = 0; n < r->built; n++) {
+        for (n = 0; n < r->n_tables; n++) {
             table_free(&r->tables[n]);
-            PyMem_Free(r->best[n]);
         }
     }
     words_free(&r->words);
     PyMem_Free(r->tables);
-    PyMem_Free(r->best);
     PyMem_Free(r->offsets);
     PyMem_Free(r->ref_base);
     memset(r, 0, sizeof(RefTables));
 }
 
+static inline IdTable *
+order_table(RefTables *r, Py_ssize_t order)
+{
+    return &r->tables[r->single_use ? 0 : order - 1];
+}
+
 /* best counts of order `order` from ref_ids (which hold that order's ids); ids: how many there are */
-static int
+static void
 reftables_count(RefTables *r, Py_ssize_t order, Py_ssize_t ids)
 {
     Py_ssize_t k, i;
-    int32_t *best = PyMem_Calloc((size_t)ids + 1, sizeof(int32_t));
-    if (best == NULL) {
-        return -1;
-    }
+    IdTable *table = order_table(r, order);
+    int32_t *best = table->best;
+    table->n_best = (int32_t)ids;
+    memset(best, 0, ((size_t)ids + 1) * sizeof(int32_t));
     for (k = 0; k < r->n_refs; k++) {
         Py_ssize_t start = r->offsets[k], stop = r->offsets[k + 1] - order + 1;
         if (r->n_refs == 1) {
@@ -294,8 +299,6 @@ reftables_count(RefTables *r, Py_ssize_t order, Py_ssize_t ids)
             r->own[r->ref_ids[i]] = 0;
         }
     }
-    r->best[order - 1] = best;
-    return 0;
 }
 
 /* Order built + 1: each n-gram of order `built` extended by the token that follows it. */
@@ -304,27 +307,28 @@ reftables_extend(RefTables *r)
 {
     Py_ssize_t order = r->built, k, i;
     IdTable *table;
-    if (r->built == r->room) {
-        Py_ssize_t room = r->room * 2 + 4;
-        IdTable *tables = PyMem_Realloc(r->tables, (size_t)room * sizeof(IdTable));
-        int32_t **best;
-        if (tables == NULL) {
+    if (r->single_use) {
+        table = &r->tables[0];
+        memset(table->keys, 0xff, (table->mask + 1) * sizeof(uint64_t));
+        table->count = 0;
+    }
+    else {
+        if (r->n_tables == r->room) {
+            Py_ssize_t room = r->room * 2 + 4;
+            IdTable *tables = PyMem_Realloc(r->tables, (size_t)room * sizeof(IdTable));
+            if (tables == NULL) {
+                return -1;
+            }
+            r->tables = tables;
+            r->room = room;
+        }
+        table = &r->tables[order];
+        if (table_init(table, (size_t)r->total_ref) < 0) {
             return -1;
         }
-        r->tables = tables;
-        best = PyMem_Realloc(r->best, (size_t)room * sizeof(int32_t *));
-        if (best == NULL) {
-            return -1;
-        }
-        r->best = best;
-        r->room = room;
+        r->n_tables++;  /* from here on reftables_free owns the table */
     }
-    table = &r->tables[order];
-    if (table_init(table, (size_t)r->total_ref) < 0) {
-        return -1;
-    }
-    r->best[order] = NULL;
-    r->built++;  /* from here on reftables_free owns the table */
+    r->built++;
     for (k = 0; k < r->n_refs; k++) {
         Py_ssize_t stop = r->offsets[k + 1] - order;
         for (i = r->offsets[k]; i < stop; i++) {
@@ -332,16 +336,18 @@ reftables_extend(RefTables *r)
                                             | (uint32_t)r->ref_base[i + order], 1);
         }
     }
-    return reftables_count(r, order + 1, table->count);
+    reftables_count(r, order + 1, table->count);
+    return 0;
 }
 
 /* Order 1 of the references (a sequence of str, or of lists of str). -1 with an exception set. */
 static int
-reftables_init(RefTables *r, PyObject *references)
+reftables_init(RefTables *r, PyObject *references, int single_use)
 {
     PyObject *fast;
     Py_ssize_t k, i, ids;
     memset(r, 0, sizeof(RefTables));
+    r->single_use = single_use;
     if (PyUnicode_Check(references)) {  /* a str is a sequence, of one-character references */
         PyErr_SetString(PyExc_TypeError, "references must be a sequence of references, not a str");
         return -1;
@@ -380,8 +386,7 @@ reftables_init(RefTables *r, PyObject *references)
     r->seen = r->own + r->total_ref + 1;
     r->room = 6;
     r->tables = PyMem_Calloc((size_t)r->room, sizeof(IdTable));
-    r->best = PyMem_Calloc((size_t)r->room, sizeof(int32_t *));
-    if (r->tables == NULL || r->best == NULL) {
+    if (r->tables == NULL) {
         goto no_memory;
     }
     if (r->is_text == 0) {
@@ -404,7 +409,7 @@ reftables_init(RefTables *r, PyObject *references)
             }
         }
         ids = r->words.count;
-        if (table_init(&r->tables[0], 0) < 0) {  /* unused for words; keeps tables[] uniform */
+        if (table_init(&r->tables[0], (size_t)r->total_ref) < 0) {  /* for the counts only */
             goto no_memory;
         }
     }
@@ -421,11 +426,9 @@ reftables_init(RefTables *r, PyObject *references)
         }
         ids = r->tables[0].count;
     }
-    r->built = 1;
+    r->n_tables = r->built = 1;
     memcpy(r->ref_ids, r->ref_base, (size_t)r->total_ref * sizeof(int32_t));
-    if (reftables_count(r, 1, ids) < 0) {
-        goto no_memory;
-    }
+    reftables_count(r, 1, ids);
     Py_DECREF(fast);
     return 0;
 
@@ -491,15 +494,16 @@ reftables_match(RefTables *r, PyObject *hypothesis, Py_ssize_t max_order)
             }
         }
         if (order > 1) {
-            const IdTable *table = &r->tables[order - 1];
+            IdTable *table = order_table(r, order);
             for (i = 0; i < hyp_grams; i++) {
                 int32_t prefix = hyp_ids[i], last = hyp_base[i + order - 1];
                 hyp_ids[i] = prefix < 0 || last < 0 ? -1
-                    : table_id((IdTable *)table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
+                    : table_id(table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
             }
         }
         /* the j-th occurrence of an n-gram in the hypothesis matches while j <= best */
-        best = r->best[order - 1];
+        best = order_table(r, order)->best;
+        memset(r->seen, 0, (size_t)order_table(r, order)->n_best * sizeof(int32_t));
         for (i = 0; i < hyp_grams; i++) {
             int32_t id = hyp_ids[i];
             if (id >= 0) {
@@ -507,11 +511,6 @@ reftables_match(RefTables *r, PyObject *hypothesis, Py_ssize_t max_order)
                 if (++r->seen[id] <= best[id]) {
                     found++;
                 }
-            }
-        }
-        for (i = 0; i < hyp_grams; i++) {  /* leave seen all zero for the next order and call */
-            if (hyp_ids[i] >= 0) {
-                r->seen[hyp_ids[i]] = 0;
             }
         }
         matches[order] = found;
@@ -551,7 +550,7 @@ ngram_matches(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     if (max_order == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    if (reftables_init(&tables, args[1]) < 0) {
+    if (reftables_init(&tables, args[1], 1) < 0) {
         return NULL;
     }
     result = reftables_match(&tables, args[0], max_order);
@@ -612,7 +611,7 @@ References_init(ReferencesObject *self, PyObject *args, PyObject *kwargs)
         PyTuple_SET_ITEM(self->sequences, k, item);
     }
     Py_DECREF(fast);
-    if (reftables_init(&self->tables, self->sequences) < 0) {
+    if (reftables_init(&self->tables, self->sequences, 0) < 0) {
         return -1;
     }
     self->lengths = PyTuple_New(self->tables.n_refs);

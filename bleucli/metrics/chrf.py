@@ -22,7 +22,7 @@ skipped for a single reference.
 from __future__ import annotations
 
 from collections import _count_elements  # type: ignore[attr-defined]
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import add, itemgetter, or_
@@ -183,6 +183,10 @@ LONG_REFERENCE = 300
 #: ``References`` of the characters, None, and ``References`` of the words (or None).
 _Reference = tuple[Any, "list | None", Any]
 
+#: One reference's clipped matches: characters (per order), its length,
+#: words (per order), its number of words.
+_Matched = tuple[list[int], int, list[int], int]
+
 
 class _HypothesisNgrams:
     """A hypothesis' character n-grams, built once and matched against each reference.
@@ -296,6 +300,7 @@ class CHRF(Metric[list[_Reference]]):
         self.eps_smoothing = bool(eps_smoothing)
         self.name = f"chrF{self.beta}" + "+" * self.word_order
         compiled = compiled_matcher()
+        self._compiled = None if compiled is None else compiled.ngram_matches
         self._compiled_references = None if compiled is None else compiled.References
         super().__init__(references)
 
@@ -336,33 +341,61 @@ class CHRF(Metric[list[_Reference]]):
 
     def _segment_statistics(self, hypothesis: str, ref_info: list[_Reference]) -> list[int]:
         chars = self._chars(hypothesis)
-        length = len(chars)
-        char_order = self.char_order
+        hyp_words = self._words(hypothesis) if self.word_order else []
+        if self._compiled_references is not None:
+            matched = self._prepared_matches(chars, hyp_words, ref_info)
+        else:
+            matched = self._python_matches(chars, hyp_words, ref_info)
+        return self._best(len(chars), len(hyp_words), matched, len(ref_info))
+
+    def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
+        match = self._compiled
+        if match is None:
+            return super().single_use_statistics(hypothesis, references)
+        # references used once: their n-gram tables are built and dropped in C
+        chars = self._chars(hypothesis)
+        char_order, word_order = self.char_order, self.word_order
+        hyp_words = self._words(hypothesis) if word_order else []
+        matched: list[_Matched] = []
+        for ref in references:
+            ref_chars = self._chars(ref)
+            if word_order:
+                ref_words = self._words(ref)
+                matched.append((match(chars, (ref_chars,), char_order), len(ref_chars),
+                                match(hyp_words, (ref_words,), word_order), len(ref_words)))
+            else:
+                matched.append((match(chars, (ref_chars,), char_order), len(ref_chars), [], 0))
+        return self._best(len(chars), len(hyp_words), matched, len(references))
+
+    def _prepared_matches(self, chars: str, hyp_words: list[str], ref_info: list[_Reference]) -> Iterator[_Matched]:
+        char_order, word_order = self.char_order, self.word_order
+        for ref_chars, _, ref_words in ref_info:
+            if word_order:
+                yield (ref_chars.matches(chars, char_order), ref_chars.lengths[0],
+                       ref_words.matches(hyp_words, word_order), ref_words.lengths[0])
+            else:
+                yield ref_chars.matches(chars, char_order), ref_chars.lengths[0], [], 0
+
+    def _python_matches(self, chars: str, hyp_words: list[str], ref_info: list[_Reference]) -> Iterator[_Matched]:
+        hypothesis = _PythonCharMatches(chars, self.char_order)
         word_order = self.word_order
-        hyp_words: list[str] = []
-        if word_order:
-            hyp_words = self._words(hypothesis)
-        python_matches = None if self._compiled_references is not None else _PythonCharMatches(chars, char_order)
+        for ref_chars, tables, ref_words in ref_info:
+            char_matches = hypothesis.against(ref_chars, tables)  # type: ignore[arg-type]
+            if word_order:
+                yield (char_matches, len(ref_chars),
+                       clipped_matches(hyp_words, ref_words, word_order), ref_words.lengths[0])
+            else:
+                yield char_matches, len(ref_chars), [], 0
+
+    def _best(self, hyp_length: int, hyp_n_words: int, matched: Iterable[_Matched], n_refs: int) -> list[int]:
+        """The statistics against the reference with the highest F score (the first of equals)."""
         best: list[int] = []
         best_f = -1.0
-        for ref_chars, tables, ref_words in ref_info:
-            if python_matches is None:
-                char_matches = ref_chars.matches(chars, char_order)
-                ref_length = ref_chars.lengths[0]
-                word_matches = ref_words.matches(hyp_words, word_order) if word_order else []
-                ref_n_words = ref_words.lengths[0] if word_order else 0
-            else:
-                ref_length = len(ref_chars)
-                char_matches = python_matches.against(ref_chars, tables)  # type: ignore[arg-type]
-                if word_order:
-                    ref_n_words = ref_words.lengths[0]  # type: ignore[union-attr]
-                    word_matches = clipped_matches(hyp_words, ref_words, word_order)  # type: ignore[arg-type]
-                else:
-                    word_matches, ref_n_words = [], 0
+        for char_matches, ref_length, word_matches, ref_n_words in matched:
             stats: list[int] = []
-            _add_orders(stats, length, ref_length, char_matches, char_order)
-            _add_orders(stats, len(hyp_words), ref_n_words, word_matches, word_order)
-            if len(ref_info) == 1:
+            _add_orders(stats, hyp_length, ref_length, char_matches, self.char_order)
+            _add_orders(stats, hyp_n_words, ref_n_words, word_matches, self.word_order)
+            if n_refs == 1:
                 return stats
             f = f_score(stats, self.order, self.beta, self.eps_smoothing)
             if f > best_f:
