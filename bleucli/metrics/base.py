@@ -311,7 +311,6 @@ class Metric(ABC, Generic[RefInfo]):
         sums, so a metric may override this with a faster whole-chunk
         computation; this default adds up the per-segment statistics.
         """
-        totals: list[list[Any] | None] = [None] * len(systems)
         if len(systems) == 1:  # each reference is used once: the metric need not prepare it for reuse
             single_use = self.single_use_statistics
             total = None
@@ -319,6 +318,7 @@ class Metric(ABC, Generic[RefInfo]):
                 stats = single_use(hyp, refs)
                 total = stats if total is None else [a + b for a, b in zip(total, stats)]
             return [total if total is not None else []]
+        totals: list[list[Any] | None] = [None] * len(systems)
         for refs, *hyps in zip(references, *systems):
             # Each segment's reference info is used by every system at once, then
             # dropped: keeping a chunk's worth alive costs more (cache misses) than it saves.
