@@ -139,3 +139,25 @@ def test_systems_that_agree_on_segments_are_each_scored_in_full(name: str) -> No
         rows = [metric._segment_statistics(h, metric._reference_info(r)) for h, r in zip(system, segment_refs)]
         assert got == [sum(column) for column in zip(*rows)]
     assert sums[0] == sums[2] == sums[3] != sums[1]
+
+
+def test_without_the_extension_bleucli_runs_the_python_matchers() -> None:
+    """A machine without a C compiler has no bleucli._speedups: the same scores, from Python."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys; sys.modules['bleucli._speedups'] = None\n"  # makes the import fail
+        "from bleucli import BLEU, CHRF\n"
+        "from bleucli.metrics.compiled import implementation\n"
+        "print(implementation(), BLEU()._compiled, CHRF()._compiled_references)\n"
+        "print(BLEU().corpus_score(['the cat sat on a mat'], [['the cat sat on the mat']]).score)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    env.pop("BLEUCLI_PURE_PYTHON", None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    first, second = done.stdout.splitlines()
+    assert first == "python None None"
+    assert float(second) == 53.7284965911771  # sacreBLEU 2.6.0's score for this pair
