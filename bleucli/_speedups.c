@@ -4,9 +4,11 @@
  * ngram_matches(hypothesis, references, max_order) returns, for n = 1..max_order,
  * the sum over the hypothesis' n-grams of min(count in the hypothesis, max count
  * in any reference). A sequence is either a str (its characters are the tokens:
- * chrF and the char tokenizer) or a list of str (words). The pure-Python
- * matchers in bleucli/metrics compute the same numbers and are used when this
- * module is not built; the tests compare the two on real and random data.
+ * chrF and the char tokenizer) or a list of str (words). References(references)
+ * keeps the references' tables for many hypotheses: .matches(hypothesis, max_order)
+ * gives the same list. The pure-Python matchers in bleucli/metrics compute the same
+ * numbers and are used when this module is not built; the tests compare the two on
+ * real and random data.
  *
  * Why it is fast: no n-gram is ever built as an object. Tokens get small integer
  * ids (reference tokens first, so a hypothesis token the references lack gets
