@@ -165,7 +165,7 @@ class Metric(ABC, Generic[RefInfo]):
         self._ref_cache: list[RefInfo] | None = None
         if references is not None:
             refs = check_references(references)
-            self._ref_cache = [self._reference_info(r) for _, r in segments(refs[0], refs)]
+            self._ref_cache = [self._stored_reference_info(r) for _, r in segments(refs[0], refs)]
             self._nrefs = count_references(refs)
 
     # -- what a metric defines --------------------------------------------------
@@ -184,6 +184,15 @@ class Metric(ABC, Generic[RefInfo]):
     @abstractmethod
     def _signature_fields(self) -> dict[str, object]:
         """The metric's own signature fields, in order."""
+
+    def _stored_reference_info(self, references: tuple[str, ...]) -> RefInfo:
+        """What a metric built with ``references=`` keeps of one segment's references.
+
+        It is kept for every segment of the corpus at once, so a metric whose
+        reusable info is large may keep something smaller here, which
+        ``_segment_statistics`` must also accept.
+        """
+        return self._reference_info(references)
 
     def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[Any]:
         """Statistics against references that nothing else will be scored against.

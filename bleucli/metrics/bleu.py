@@ -17,7 +17,7 @@ from typing import Any, Union
 from ..errors import OptionError
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
-from .compiled import Tokens, compiled_matcher
+from .compiled import StoredReferences, Tokens, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches, pair_matches
 from .substring_match import character_matches
 
@@ -178,8 +178,8 @@ def closest_ref_len(hyp_len: int, ref_lens: Iterable[int]) -> int:
 
 
 #: What BLEU keeps of a segment's references: the compiled matcher's
-#: ``References``, or for the Python matchers prepared n-gram sets (or the
-#: string ``char`` searches).
+#: ``References`` (or ``StoredReferences`` for ``references=``), or for the
+#: Python matchers prepared n-gram sets (or the string ``char`` searches).
 BLEURefInfo = Union[Any, ReferenceNgrams, str]
 
 
@@ -245,10 +245,18 @@ class BLEU(Metric[BLEURefInfo]):
         ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
         return [hyp_len, ref_len, *matches, *_ngram_totals(hyp_len, self.max_ngram_order)]
 
+    def _stored_reference_info(self, references: tuple[str, ...]) -> BLEURefInfo:
+        if self._compiled is not None:
+            return StoredReferences(map(self._sequence, references))
+        return self._reference_info(references)
+
     def _segment_statistics(self, hypothesis: str, ref_info: BLEURefInfo) -> list[int]:
         if type(ref_info) is self._compiled_references:
             hyp = self._sequence(hypothesis)
             return self._row(len(hyp), ref_info.lengths, ref_info.matches(hyp, self.max_ngram_order))
+        if type(ref_info) is StoredReferences:
+            hyp = self._sequence(hypothesis)
+            return self._row(len(hyp), list(map(len, ref_info)), self._compiled(hyp, ref_info, self.max_ngram_order))
         if type(ref_info) is str:
             return self._character_statistics(hypothesis, ref_info)
         tokens = self._tokens(hypothesis)

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..errors import OptionError
 from .base import Metric, Score
-from .compiled import compiled_matcher
+from .compiled import StoredReferences, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -342,30 +342,35 @@ class CHRF(Metric[list[_Reference]]):
     def _segment_statistics(self, hypothesis: str, ref_info: list[_Reference]) -> list[int]:
         chars = self._chars(hypothesis)
         hyp_words = self._words(hypothesis) if self.word_order else []
-        if self._compiled_references is not None:
+        if type(ref_info) is StoredReferences:
+            matched = self._matches_once(chars, hyp_words, ref_info)
+        elif self._compiled_references is not None:
             matched = self._prepared_matches(chars, hyp_words, ref_info)
         else:
             matched = self._python_matches(chars, hyp_words, ref_info)
         return self._best(len(chars), len(hyp_words), matched, len(ref_info))
 
     def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
-        match = self._compiled
-        if match is None:
+        if self._compiled is None:
             return super().single_use_statistics(hypothesis, references)
-        # references used once: their n-gram tables are built and dropped in C
-        chars = self._chars(hypothesis)
+        return self._segment_statistics(hypothesis, self._stored_reference_info(references))
+
+    def _stored_reference_info(self, references: tuple[str, ...]) -> Any:
+        if self._compiled is None:
+            return self._reference_info(references)
+        word_order = self.word_order
+        return StoredReferences((self._chars(ref), self._words(ref) if word_order else None) for ref in references)
+
+    def _matches_once(self, chars: str, hyp_words: list[str], references: StoredReferences) -> Iterator[_Matched]:
+        """Matches against references used once: their n-gram tables are built and dropped in C."""
+        match = self._compiled
         char_order, word_order = self.char_order, self.word_order
-        hyp_words = self._words(hypothesis) if word_order else []
-        matched: list[_Matched] = []
-        for ref in references:
-            ref_chars = self._chars(ref)
+        for ref_chars, ref_words in references:
             if word_order:
-                ref_words = self._words(ref)
-                matched.append((match(chars, (ref_chars,), char_order), len(ref_chars),
-                                match(hyp_words, (ref_words,), word_order), len(ref_words)))
+                yield (match(chars, (ref_chars,), char_order), len(ref_chars),  # type: ignore[misc]
+                       match(hyp_words, (ref_words,), word_order), len(ref_words))  # type: ignore[misc]
             else:
-                matched.append((match(chars, (ref_chars,), char_order), len(ref_chars), [], 0))
-        return self._best(len(chars), len(hyp_words), matched, len(references))
+                yield match(chars, (ref_chars,), char_order), len(ref_chars), [], 0  # type: ignore[misc]
 
     def _prepared_matches(self, chars: str, hyp_words: list[str], ref_info: list[_Reference]) -> Iterator[_Matched]:
         char_order, word_order = self.char_order, self.word_order

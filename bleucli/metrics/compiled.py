@@ -35,6 +35,19 @@ Tokens = Union[str, list[str]]
 PURE_PYTHON_VARIABLE = "BLEUCLI_PURE_PYTHON"
 
 
+class StoredReferences(tuple):  # type: ignore[type-arg]
+    """A segment's references as the compiled matcher takes them, without n-gram tables.
+
+    A metric built with ``references=`` keeps one of these per segment: the
+    tables of a ``References`` take tens of kilobytes a segment (a
+    100,000-line corpus would hold gigabytes), while rebuilding them for each
+    hypothesis costs about a microsecond. The type tells the metrics which
+    kind of reference info they were given.
+    """
+
+    __slots__ = ()
+
+
 def compiled_matcher() -> ModuleType | None:
     """The C extension module (``ngram_matches``, ``References``), or None.
 
