@@ -444,13 +444,16 @@ error:
 
 /* matches[n - 1] for n = 1..max_order: the clipped matches of hypothesis against r. */
 static PyObject *
-reftables_match(RefTables *r, PyObject *hypothesis, Py_ssize_t max_order)
+reftables_match(RefTables *r, PyObject *hypothesis, PyObject *order_object)
 {
     Sequence hyp;
-    Py_ssize_t order, i, *matches;
+    Py_ssize_t max_order = PyLong_AsSsize_t(order_object), order, i, *matches;
     int32_t *hyp_base = NULL, *hyp_ids;
     PyObject *result = NULL;
 
+    if (max_order == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
     if (max_order < 0) {
         PyErr_SetString(PyExc_ValueError, "max_order must be >= 0");
         return NULL;
@@ -543,19 +546,14 @@ ngram_matches(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
 {
     RefTables tables;
     PyObject *result;
-    Py_ssize_t max_order;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "ngram_matches(hypothesis, references, max_order)");
-        return NULL;
-    }
-    max_order = PyLong_AsSsize_t(args[2]);
-    if (max_order == -1 && PyErr_Occurred()) {
         return NULL;
     }
     if (reftables_init(&tables, args[1], 1) < 0) {
         return NULL;
     }
-    result = reftables_match(&tables, args[0], max_order);
+    result = reftables_match(&tables, args[0], args[2]);
     reftables_free(&tables);
     return result;
 }
@@ -642,7 +640,6 @@ References_dealloc(ReferencesObject *self)
 static PyObject *
 References_matches(ReferencesObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t max_order;
     if (self->lengths == NULL) {
         PyErr_SetString(PyExc_TypeError, "References was not initialised");
         return NULL;
@@ -651,11 +648,7 @@ References_matches(ReferencesObject *self, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "matches(hypothesis, max_order)");
         return NULL;
     }
-    max_order = PyLong_AsSsize_t(args[1]);
-    if (max_order == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    return reftables_match(&self->tables, args[0], max_order);
+    return reftables_match(&self->tables, args[0], args[1]);
 }
 
 static PyObject *
