@@ -255,23 +255,22 @@ class BLEU(Metric[BLEURefInfo]):
             hyp = self._sequence(hypothesis)
             return self._row(len(hyp), ref_info.lengths, ref_info.matches(hyp, self.max_ngram_order))
         if type(ref_info) is StoredReferences:
-            hyp = self._sequence(hypothesis)
-            return self._row(len(hyp), list(map(len, ref_info)), self._compiled(hyp, ref_info, self.max_ngram_order))
+            return self._matched_once(hypothesis, ref_info)  # type: ignore[arg-type]
         if type(ref_info) is str:
             return self._character_statistics(hypothesis, ref_info)
         tokens = self._tokens(hypothesis)
-        hyp_len = len(tokens)
-        ref_lens = ref_info.lengths  # type: ignore[union-attr]
-        ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
-        order = self.max_ngram_order
-        return [hyp_len, ref_len, *clipped_matches(tokens, ref_info, order),  # type: ignore[arg-type]
-                *_ngram_totals(hyp_len, order)]
+        return self._row(len(tokens), ref_info.lengths,  # type: ignore[union-attr]
+                         clipped_matches(tokens, ref_info, self.max_ngram_order))  # type: ignore[arg-type]
+
+    def _matched_once(self, hypothesis: str, references: Sequence[Tokens]) -> list[int]:
+        """Against references used once: their n-gram tables are built and dropped in C."""
+        hyp = self._sequence(hypothesis)
+        matches = self._compiled(hyp, references, self.max_ngram_order)  # type: ignore[misc]
+        return self._row(len(hyp), list(map(len, references)), matches)
 
     def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
-        if self._compiled is not None:  # the references' n-gram tables are built and dropped in C
-            hyp = self._sequence(hypothesis)
-            refs = list(map(self._sequence, references))
-            return self._row(len(hyp), list(map(len, refs)), self._compiled(hyp, refs, self.max_ngram_order))
+        if self._compiled is not None:
+            return self._matched_once(hypothesis, list(map(self._sequence, references)))
         if len(references) != 1:
             return self._segment_statistics(hypothesis, self._reference_info(references))
         if self._characters is not None:
