@@ -40,7 +40,6 @@ numpy is imported inside the functions that need it, so importing this module
 
 from __future__ import annotations
 
-import os
 import statistics as _stats
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -48,6 +47,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import InputError, OptionError
+from .executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
+from .options import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
 from .signature import Signature
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,11 +56,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .metrics.base import Metric, Score
 
-#: sacreBLEU's default seed (``SACREBLEU_SEED``); bleucli reads ``--seed`` / ``BLEUCLI_SEED``.
-DEFAULT_SEED = 12345
+#: bleucli reads ``--seed`` / ``BLEUCLI_SEED`` (sacreBLEU: ``SACREBLEU_SEED``; default ``DEFAULT_SEED``).
 SEED_ENV = "BLEUCLI_SEED"
-DEFAULT_BOOTSTRAP_SAMPLES = 1000
-DEFAULT_AR_TRIALS = 10000
 
 #: Integers up to this magnitude are exact in float32, so are sums that stay below it.
 _FLOAT32_EXACT = 2**24
@@ -122,18 +120,6 @@ def _check_count(value: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise OptionError(f"the number of {what} must be a positive integer, got {value!r}")
     return value
-
-
-def resolve_jobs(jobs: int, n_tasks: int) -> int:
-    """Worker processes to use: 0 means one per available core, never more than the tasks."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        raise OptionError(f"the number of jobs must be an integer >= 0, got {jobs!r}")
-    if jobs == 0:
-        try:
-            jobs = len(os.sched_getaffinity(0))
-        except AttributeError:  # pragma: no cover - not Linux
-            jobs = os.cpu_count() or 1
-    return max(1, min(jobs, n_tasks))
 
 
 # -- results --------------------------------------------------------------------------
@@ -385,75 +371,47 @@ def _score_matrix(metric: Metric, rows: Any) -> Any:
 
 
 # -- parallel scoring ---------------------------------------------------------------------
-#: State handed to forked workers (set just before the pool starts, cleared after).
-_WORKER_STATE: tuple[Any, list[Any]] | None = None
-
-
-def _score_in_worker(index: int) -> Any:
-    assert _WORKER_STATE is not None
-    metric, matrices = _WORKER_STATE
+def _score_in_worker(context: tuple[Metric, list[Any]], index: int) -> Any:
+    metric, matrices = context
     return _score_matrix(metric, matrices[index])
 
 
 def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[Any]:
     """Score a list of resampled-statistics matrices, in worker processes if ``jobs`` asks.
 
-    Workers are forked, so the metric (and the matrices) need not be
-    picklable; without ``fork`` (Windows) everything runs in this process.
-    The scores do not depend on ``jobs``.
+    The metric and the matrices reach each worker once (:class:`~bleucli.executor.Workers`);
+    the largest matrices are scored first. The scores do not depend on ``jobs``.
     """
-    global _WORKER_STATE
-    import multiprocessing as mp
-
-    workers = resolve_jobs(jobs, len(matrices))
-    if workers <= 1 or "fork" not in mp.get_all_start_methods():
-        return [_score_matrix(metric, m) for m in matrices]
     order = sorted(range(len(matrices)), key=lambda i: -matrices[i].shape[0])
-    _WORKER_STATE = (metric, matrices)
-    try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            scored = pool.map(_score_in_worker, order, chunksize=1)
-    finally:
-        _WORKER_STATE = None
     out: list[Any] = [None] * len(matrices)
-    for i, values in zip(order, scored):
-        out[i] = values
+    with Workers((metric, matrices), jobs, tasks=len(matrices)) as workers:
+        for i, values in zip(order, workers.map(_score_in_worker, ((i,) for i in order))):
+            out[i] = values
     return out
 
 
-def _statistics_in_worker(index: int) -> tuple[list[list[Any]], list[warnings.WarningMessage]]:
-    assert _WORKER_STATE is not None
-    metric, systems = _WORKER_STATE
+def _statistics_in_worker(metric: Metric, hypotheses: Sequence[str]) -> tuple[list[list[Any]], list[Any]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        rows = metric.corpus_statistics(systems[index])
-    return rows, [w for w in caught if isinstance(w.message, Warning)]
+        rows = metric.corpus_statistics(hypotheses)
+    return rows, [w.message for w in caught if isinstance(w.message, Warning)]
 
 
 def system_statistics(metric: Metric, systems: Sequence[Sequence[str]], jobs: int = 1) -> list[list[list[Any]]]:
     """``metric.corpus_statistics(hyps)`` for every system, in worker processes if ``jobs`` asks.
 
-    The metric must have been built with its references (they are cached
-    once, and forked workers inherit them). Warnings raised while reading a
-    system (BLEU's tokenized-period notice) are re-issued here, in order.
+    The metric must have been built with its references (they reach each
+    worker once). Warnings raised while reading a system (BLEU's
+    tokenized-period notice) are re-issued here, in order.
     """
-    global _WORKER_STATE
-    import multiprocessing as mp
-
-    workers = resolve_jobs(jobs, len(systems))
-    if workers <= 1 or "fork" not in mp.get_all_start_methods():
-        return [metric.corpus_statistics(hyps) for hyps in systems]
-    _WORKER_STATE = (metric, list(systems))
-    try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            done = pool.map(_statistics_in_worker, range(len(systems)), chunksize=1)
-    finally:
-        _WORKER_STATE = None
     out = []
-    for rows, caught in done:
-        for w in caught:
-            warnings.warn(w.message, stacklevel=2)
-        out.append(rows)
+    with Workers(metric, jobs, tasks=len(systems)) as workers:
+        if not workers.parallel:
+            return [metric.corpus_statistics(hyps) for hyps in systems]
+        for rows, caught in workers.map(_statistics_in_worker, ((hyps,) for hyps in systems)):
+            for message in caught:
+                warnings.warn(message, stacklevel=2)
+            out.append(rows)
     return out
 
 
@@ -475,7 +433,8 @@ def _p_value(statistic: Any, observed: float) -> float:
 
 # -- single system --------------------------------------------------------------------------
 def confidence_interval(
-    metric: Metric, stats: Stats | Any, n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES, seed: int | None = DEFAULT_SEED
+    metric: Metric, stats: Stats | Any, n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES, seed: int | None = DEFAULT_SEED,
+    nrefs: int | str | None = None,
 ) -> ConfidenceResult:
     """Bootstrap mean and 95% CI of one system's score (sacreBLEU's ``-ci``).
 
@@ -485,7 +444,7 @@ def confidence_interval(
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = _check_seed(seed)
     matrix = _as_matrix(stats, "statistics")
-    corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)))
+    corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)), nrefs)
     rng = np.random.default_rng(seed)
     (sums,) = bootstrap_sums([matrix], _bootstrap_draws(rng, matrix.shape[0], n_samples), n_samples)
     ordered = sorted(_score_matrix(metric, sums).tolist())
@@ -505,7 +464,8 @@ def confidence_interval(
 
 # -- paired tests -----------------------------------------------------------------------------
 def _prepare(
-    metric: Metric, baseline_stats: Any, systems_stats: Sequence[Any], names: Sequence[str] | None
+    metric: Metric, baseline_stats: Any, systems_stats: Sequence[Any], names: Sequence[str] | None,
+    nrefs: int | str | None,
 ) -> tuple[Any, list[Any], list[Score], list[str]]:
     if isinstance(systems_stats, (str, bytes)) or len(systems_stats) == 0:
         raise InputError("paired tests need at least two systems: a baseline and one to compare")
@@ -520,7 +480,7 @@ def _prepare(
     labels = list(names) if names is not None else default_system_names(1 + len(systems))
     if len(labels) != 1 + len(systems):
         raise OptionError(f"{len(labels)} names given for {1 + len(systems)} systems (baseline first)")
-    scores = [metric.score_from_statistics(metric.aggregate(_as_rows(s)))
+    scores = [metric.score_from_statistics(metric.aggregate(_as_rows(s)), nrefs)
               for s in (baseline_stats, *systems_stats)]
     return baseline, systems, scores, labels
 
@@ -534,6 +494,7 @@ def paired_bootstrap(
     *,
     names: Sequence[str] | None = None,
     jobs: int = 1,
+    nrefs: int | str | None = None,
 ) -> PairedResult:
     """Paired bootstrap resampling (Koehn 2004; Moses' script; sacreBLEU's ``-pbs``).
 
@@ -547,7 +508,7 @@ def paired_bootstrap(
     np = _numpy()
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = _check_seed(seed)
-    baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names)
+    baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names, nrefs)
     n_seg = baseline.shape[0]
 
     def draws() -> Iterator[Any]:
@@ -594,6 +555,7 @@ def paired_approximate_randomization(
     *,
     names: Sequence[str] | None = None,
     jobs: int = 1,
+    nrefs: int | str | None = None,
 ) -> PairedResult:
     """Paired approximate randomization (Riezler & Maxwell 2005; multeval; sacreBLEU's ``-par``).
 
@@ -604,7 +566,7 @@ def paired_approximate_randomization(
     np = _numpy()
     n_trials = _check_count(n_trials, "randomization trials")
     seed = _check_seed(seed)
-    baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names)
+    baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names, nrefs)
     n_seg = baseline.shape[0]
 
     def draws() -> Iterator[Any]:
@@ -639,6 +601,7 @@ def paired_test(
     *,
     names: Sequence[str] | None = None,
     jobs: int = 1,
+    nrefs: int | str | None = None,
 ) -> PairedResult:
     """Dispatch to :func:`paired_bootstrap` (``bs``) or :func:`paired_approximate_randomization` (``ar``)."""
     runners: dict[str, Callable[..., PairedResult]] = {
@@ -648,4 +611,4 @@ def paired_test(
     if test not in runners:
         raise OptionError(f"unknown paired test '{test}' (choose from: bs, ar)")
     return runners[test](metric, baseline_stats, systems_stats, defaults[test] if n is None else n, seed,
-                         names=names, jobs=jobs)
+                         names=names, jobs=jobs, nrefs=nrefs)

@@ -11,11 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat, zip_longest
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, LengthMismatchError
-from .metrics.base import CHUNK_SEGMENTS, Metric, Score, _chunks
+from .executor import CHUNK_SEGMENTS, Workers
+from .metrics.base import Metric, Score, chunks
 from .reading import FileLines, bom_notice
+from .statistics import Statistics, total
+
+if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import Executor
 
 _END = object()
 
@@ -60,33 +65,93 @@ def score_streams_multi(
     system_names: Sequence[str],
     reference_names: Sequence[str],
     jobs: int = 1,
+    executor: Executor | None = None,
 ) -> list[list[Score]]:
     """Corpus scores ``[system][metric]``, reading all streams once, one segment at a time.
 
-    Each segment's references are prepared once for all systems and only
-    running sums are kept, so memory does not grow with the corpus. With
-    ``jobs`` > 1 (0: one per CPU), chunks of segments are scored in worker
-    processes and their sums added up; the statistics are integers, so the
-    result is identical for every ``jobs``.
+    See :func:`stream_statistics`; the scores do not depend on ``jobs``.
     """
-    workers = resolve_jobs(jobs)
-    if workers > 1 and _plain_files([*systems, *references]):
-        sums = _sum_files_in_workers(metrics, systems, references, system_names, reference_names, workers)  # type: ignore[arg-type]
-    else:
-        observed: list[Iterable[str]] = list(systems)
-        for metric in metrics:
-            observed = [metric._observe(s) for s in observed]
-        segments = aligned_segments(observed, references, system_names, reference_names)
-        if workers == 1:
-            sums = _sum_segments(metrics, segments, len(systems))
-        else:
-            from .parallel import sum_in_workers
-
-            sums = sum_in_workers(metrics, segments, len(systems), workers, _sum_segments, _add_metric_sums)
-    for metric in metrics:
-        metric.expect_references(len(references))
-    return [[metric.score_from_statistics(per_metric[k]) for metric, per_metric in zip(metrics, sums)]  # type: ignore[arg-type]
+    sums = stream_statistics(metrics, systems, references, system_names, reference_names, jobs, executor)
+    nrefs = len(references)
+    return [[metric.score_from_statistics(per_metric[k].values, nrefs) for metric, per_metric in zip(metrics, sums)]
             for k in range(len(systems))]
+
+
+def stream_statistics(
+    metrics: Sequence[Metric[Any]],
+    systems: Sequence[Iterable[str]],
+    references: Sequence[Iterable[str]],
+    system_names: Sequence[str],
+    reference_names: Sequence[str],
+    jobs: int = 1,
+    executor: Executor | None = None,
+) -> list[list[Statistics]]:
+    """Summed :class:`Statistics` ``[metric][system]`` of whole streams, in constant memory.
+
+    Each segment's references are prepared once for all systems and only
+    running sums are kept. The work is cut into chunks run by
+    :class:`~bleucli.executor.Workers` (``jobs`` processes, or ``executor``).
+    When several processes run and every input is a plain file, each task
+    reads its own line ranges (the parent only counts lines); otherwise the
+    parent reads the segments and sends them in chunks.
+    """
+    with Workers(list(metrics), jobs, executor=executor) as workers:
+        if workers.parallel and _plain_files([*systems, *references]):
+            parts = _file_range_parts(workers, metrics, systems, references, system_names,  # type: ignore[arg-type]
+                                      reference_names)
+        else:
+            observed: list[Iterable[str]] = list(systems)
+            for metric in metrics:
+                observed = [metric._observe(s) for s in observed]
+            rows = aligned_segments(observed, references, system_names, reference_names)
+            parts = workers.map(_chunk_sums, ((chunk, len(systems)) for chunk in chunks(rows, CHUNK_SEGMENTS)))
+        sums: list[list[Statistics | None]] = [[None] * len(systems) for _ in metrics]
+        for part in parts:
+            sums = [[total((a, b)) for a, b in zip(mine, theirs)] for mine, theirs in zip(sums, part)]
+    return sums  # type: ignore[return-value]  # not None: aligned_segments refuses empty input
+
+
+def stream_rows(
+    metrics: Sequence[Metric[Any]],
+    systems: Sequence[Iterable[str]],
+    references: Sequence[Iterable[str]],
+    system_names: Sequence[str],
+    reference_names: Sequence[str],
+    jobs: int = 1,
+    executor: Executor | None = None,
+) -> list[list[list[list[Any]]]]:
+    """Per-segment statistics rows ``[metric][system][segment]`` (what resampling tests need).
+
+    The same chunks and executor as :func:`stream_statistics`, keeping every
+    row instead of their sums.
+    """
+    observed: list[Iterable[str]] = list(systems)
+    for metric in metrics:
+        observed = [metric._observe(s) for s in observed]
+    rows: list[list[list[list[Any]]]] = [[[] for _ in systems] for _ in metrics]
+    segments = aligned_segments(observed, references, system_names, reference_names)
+    with Workers(list(metrics), jobs, executor=executor) as workers:
+        for part in workers.map(_chunk_rows, ((chunk, len(systems)) for chunk in chunks(segments, CHUNK_SEGMENTS))):
+            for mine, theirs in zip(rows, part):
+                for system_rows, more in zip(mine, theirs):
+                    system_rows.extend(more)
+    return rows
+
+
+def _columns(chunk: list[tuple[tuple[str, ...], tuple[str, ...]]], n_systems: int) -> list[list[str]]:
+    return [list(column) for column in zip(*(hyps for hyps, _ in chunk))] if chunk else [[] for _ in range(n_systems)]
+
+
+def _chunk_sums(metrics: Sequence[Metric[Any]], chunk: list[Any], n_systems: int) -> list[list[Statistics]]:
+    """A task: the chunk's statistics ``[metric][system]``."""
+    systems, refs = _columns(chunk, n_systems), [refs for _, refs in chunk]
+    return [metric.chunk_statistics(systems, refs) for metric in metrics]
+
+
+def _chunk_rows(metrics: Sequence[Metric[Any]], chunk: list[Any], n_systems: int) -> list[list[list[list[Any]]]]:
+    """A task: the chunk's rows ``[metric][system][segment]``."""
+    systems, refs = _columns(chunk, n_systems), [refs for _, refs in chunk]
+    return [metric.chunk_rows(systems, refs) for metric in metrics]
 
 
 #: Lines per range when workers read files themselves (a task takes one or more ranges).
@@ -97,24 +162,25 @@ MAX_TASK_LINES = 20_000
 def _plain_files(streams: Sequence[Iterable[str]]) -> bool:
     """Whether every stream is a file that workers can read ranges of, all in one encoding."""
     return (all(isinstance(s, FileLines) and s.seekable() for s in streams)
-            and len({s.encoding for s in streams}) == 1)  # type: ignore[union-attr]
+            and len({s.encoding for s in streams}) == 1)  # type: ignore[attr-defined]
 
 
-def _sum_files_in_workers(
+def _file_range_parts(
+    workers: Workers,
     metrics: Sequence[Metric[Any]],
     systems: Sequence[FileLines],
     references: Sequence[FileLines],
     system_names: Sequence[str],
     reference_names: Sequence[str],
-    workers: int,
-) -> list[list[list[Any] | None]]:
-    """:func:`_sum_segments` over whole files, each worker reading its own line ranges.
+) -> Iterator[list[list[Statistics]]]:
+    """Chunk statistics of whole files, each task reading its own line ranges.
 
     The parent counts lines first, so unequal lengths and empty inputs are
     reported before any scoring, with the same messages as when streaming.
+    Suspicious hypotheses (BLEU's tokenized periods) are counted in the tasks
+    and reported here, once per system, when all parts are in.
     """
     from .file_ranges import aligned_ranges, index_lines
-    from .parallel import sum_ranges_in_workers
 
     files = [*systems, *references]
     indexes = [index_lines(f.path, RANGE_LINES) for f in files]
@@ -127,49 +193,30 @@ def _sum_files_in_workers(
     for source, index in zip(files, indexes):
         if index.has_bom and source.notices is not None:
             source.notices.append(bom_notice(source.path))
-    steps_per_task = max(1, min(MAX_TASK_LINES, counts[0] // (8 * workers)) // RANGE_LINES)
+    steps_per_task = max(1, min(MAX_TASK_LINES, counts[0] // (8 * workers.workers)) // RANGE_LINES)
     tasks = aligned_ranges(indexes, steps_per_task)
-    sums, suspicious = sum_ranges_in_workers(metrics, tasks, n_systems, workers, files[0].encoding,
-                                             _sum_segments, _add_metric_sums)
+    suspicious = [[0] * n_systems for _ in metrics]
+    arguments = ((ranges, n_systems, files[0].encoding) for ranges in tasks)
+    for part, found in workers.map(_range_sums, arguments):
+        for per_metric, more in zip(suspicious, found):
+            per_metric[:] = [a + b for a, b in zip(per_metric, more)]
+        yield part
     for metric, per_system in zip(metrics, suspicious):
         for count in per_system:
             metric.report_suspicious(count)
-    return sums  # type: ignore[no-any-return]
 
 
-def resolve_jobs(jobs: int) -> int:
-    """``0`` means one worker per CPU; negative values are an error."""
-    if jobs < 0:
-        from .errors import OptionError
+def _range_sums(
+    metrics: Sequence[Metric[Any]], ranges: list[Any], n_systems: int, encoding: str
+) -> tuple[list[list[Statistics]], list[list[int]]]:
+    """A task: read the line ranges of every file, then the chunk's statistics and suspicious counts."""
+    from .file_ranges import read_range
 
-        raise OptionError(f"--jobs must be 0 (all CPUs) or a positive number, got {jobs}")
-    if jobs == 0:
-        import os
-
-        return os.cpu_count() or 1
-    return jobs
-
-
-def _sum_segments(
-    metrics: Sequence[Metric[Any]], segments: Iterable[tuple[tuple[str, ...], tuple[str, ...]]], n_systems: int
-) -> list[list[list[Any] | None]]:
-    """Summed statistics ``[metric][system]`` of the given segments."""
-    sums: list[list[list[Any] | None]] = [[None] * n_systems for _ in metrics]
-    for chunk in _chunks(segments, CHUNK_SEGMENTS):
-        systems = [list(column) for column in zip(*(hyps for hyps, _ in chunk))]
-        refs = [refs for _, refs in chunk]
-        sums = [add_sums(total, metric.chunk_statistics(systems, refs))  # type: ignore[arg-type]
-                for total, metric in zip(sums, metrics)]
-    return sums
-
-
-def _add_metric_sums(left: list[Any], right: list[Any]) -> list[Any]:
-    return [add_sums(a, b) for a, b in zip(left, right)]
-
-
-def add_sums(left: list[list[Any] | None], right: list[list[Any] | None]) -> list[list[Any] | None]:
-    """Element-wise sum of two per-system lists of statistics (``None``: nothing yet)."""
-    return [b if a is None else a if b is None else [x + y for x, y in zip(a, b)] for a, b in zip(left, right)]
+    columns = [read_range(line_range, encoding) for line_range in ranges]
+    systems = columns[:n_systems]
+    suspicious = [[metric.count_suspicious(hyps) for hyps in systems] for metric in metrics]
+    chunk = list(zip(zip(*systems), zip(*columns[n_systems:])))
+    return _chunk_sums(metrics, chunk, n_systems), suspicious
 
 
 def sentence_scores(
@@ -180,9 +227,9 @@ def sentence_scores(
     reference_names: Sequence[str],
 ) -> Iterator[Score]:
     """One score per segment, produced as the input is read (so ``| head`` stops early)."""
-    metric.expect_references(len(references))
+    nrefs = len(references)
     for (hyp,), refs in aligned_segments([system], references, [system_name], reference_names):
-        yield metric.score_from_statistics(metric.single_use_statistics(hyp, refs))
+        yield metric.score_from_statistics(metric.single_use_statistics(hyp, refs), nrefs)
 
 
 def _length_error(row: tuple, done: int, iterators: list[Iterator[str]], names: Sequence[str], n_systems: int) -> None:

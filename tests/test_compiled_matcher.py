@@ -157,10 +157,10 @@ def test_the_environment_variable_switches_to_pure_python(monkeypatch: pytest.Mo
     from bleucli import BLEU, CHRF
 
     assert implementation() == "compiled"
-    assert BLEU()._compiled is not None and CHRF()._compiled_references is not None
+    assert BLEU()._compiled_references is not None and CHRF()._compiled_references is not None
     monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
     assert implementation() == "python"
-    assert BLEU()._compiled is None and CHRF()._compiled_references is None
+    assert BLEU()._compiled_references is None and CHRF()._compiled_references is None
     monkeypatch.setenv(PURE_PYTHON_VARIABLE, "0")
     assert implementation() == "compiled"
 
@@ -168,11 +168,13 @@ def test_the_environment_variable_switches_to_pure_python(monkeypatch: pytest.Mo
 def test_metrics_built_with_references_keep_tokens_not_tables() -> None:
     """references= holds every segment at once: the C tables (tens of KB each) are not kept."""
     from bleucli import BLEU, CHRF
+    from bleucli.metrics.chrf import _StoredReferences as StoredCharactersAndWords
     from bleucli.metrics.compiled import StoredReferences
 
     refs = [["The cat sat.", "A dog"], ["The cat sits.", "The dog"]]
     bleu, chrf = BLEU(references=refs), CHRF(word_order=2, references=refs)
-    assert [type(info) for info in bleu._ref_cache + chrf._ref_cache] == [StoredReferences] * 4
+    assert [type(info) for info in bleu._ref_cache] == [StoredReferences] * 2
+    assert [type(info) for info in chrf._ref_cache] == [StoredCharactersAndWords] * 2
     assert bleu._ref_cache[0] == (["The", "cat", "sat", "."], ["The", "cat", "sits", "."])
     assert chrf._ref_cache[1] == (("Adog", ["A", "dog"]), ("Thedog", ["The", "dog"]))
     hyps = ["The cat sat .", "the dog"]

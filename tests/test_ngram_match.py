@@ -88,7 +88,7 @@ def test_char_bleu_single_reference_path_equals_the_general_one() -> None:
             hyp = "".join(rng.choice("aAb c\t") for _ in range(rng.randint(0, 14)))
             ref = "".join(rng.choice("abC  ") for _ in range(rng.randint(0, 14)))
             assert metric.single_use_statistics(hyp, (ref,)) == \
-                metric._segment_statistics(hyp, metric._reference_info((ref,))), (hyp, ref)
+                metric.segment_statistics(hyp, metric.prepare_references((ref,), shared=True)), (hyp, ref)
 
 
 def test_char_bleu_with_cached_references_and_several_systems(matcher: str) -> None:
@@ -115,7 +115,7 @@ def test_char_bleu_with_cached_references_and_several_systems(matcher: str) -> N
             assert cached.corpus_score(system).to_dict() == expected.to_dict()
             row = [plain.single_use_statistics(h, (r,)) for h, r in zip(system, refs[0])]
             assert [sum(column) for column in zip(*row)] == \
-                plain.chunk_statistics([hyps, system], [(r,) for r in refs[0]])[1]
+                list(plain.chunk_statistics([hyps, system], [(r,) for r in refs[0]])[1].values)
 
 
 def _metric(name: str):  # type: ignore[no-untyped-def]
@@ -137,8 +137,9 @@ def test_systems_that_agree_on_segments_are_each_scored_in_full(name: str) -> No
     segment_refs = list(zip(*refs))
     sums = metric.chunk_statistics([first, second, third, first], segment_refs)
     for system, got in zip([first, second, third, first], sums):
-        rows = [metric._segment_statistics(h, metric._reference_info(r)) for h, r in zip(system, segment_refs)]
-        assert got == [sum(column) for column in zip(*rows)]
+        rows = [metric.segment_statistics(h, metric.prepare_references(r, shared=True))
+                for h, r in zip(system, segment_refs)]
+        assert list(got.values) == [sum(column) for column in zip(*rows)]
     assert sums[0] == sums[2] == sums[3] != sums[1]
 
 
@@ -153,7 +154,7 @@ def test_without_the_extension_bleucli_runs_the_python_matchers() -> None:
         "import sys; sys.modules['bleucli._speedups'] = None\n"  # makes the import fail
         "from bleucli import BLEU, CHRF\n"
         "from bleucli.metrics.compiled import implementation\n"
-        "print(implementation(), BLEU()._compiled, CHRF()._compiled_references)\n"
+        "print(implementation(), BLEU()._compiled_references, CHRF()._compiled_references)\n"
         "print(BLEU().corpus_score(['the cat sat on a mat'], [['the cat sat on the mat']]).score)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))

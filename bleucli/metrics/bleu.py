@@ -12,14 +12,14 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any, Protocol
 
 from ..errors import OptionError
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
 from .compiled import StoredReferences, Tokens, compiled_matcher
-from .ngram_match import ReferenceNgrams, clipped_matches, pair_matches
-from .substring_match import character_matches
+from .ngram_match import PairReference, ReferenceNgrams
+from .substring_match import CharacterReference
 
 #: Smoothing methods and their default values (``None``: the method takes none).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -177,13 +177,25 @@ def closest_ref_len(hyp_len: int, ref_lens: Iterable[int]) -> int:
     return best_len
 
 
-#: What BLEU keeps of a segment's references: the compiled matcher's
-#: ``References`` (or ``StoredReferences`` for ``references=``), or for the
-#: Python matchers prepared n-gram sets (or the string ``char`` searches).
-BLEURefInfo = Union[Any, ReferenceNgrams, str]
+class BLEURefData(Protocol):
+    """One segment's references prepared for matching, whatever the matcher.
+
+    The kinds: the compiled ``References`` (tables kept for many hypotheses)
+    and :class:`StoredReferences` (tokens only, tables built per call);
+    without the extension :class:`ReferenceNgrams` (prepared n-gram sets),
+    :class:`PairReference` (one reference used once) and
+    :class:`CharacterReference` (``char``: substring search).
+    """
+
+    @property
+    def lengths(self) -> Sequence[int]:
+        """Each reference's token count."""
+
+    def matches(self, hypothesis: Any, max_order: int) -> list[int]:
+        """Clipped n-gram matches of orders 1..max_order."""
 
 
-class BLEU(Metric[BLEURefInfo]):
+class BLEU(Metric[BLEURefData]):
     """Corpus and sentence BLEU, configured like sacreBLEU's ``BLEU`` class."""
 
     name = "BLEU"
@@ -217,7 +229,6 @@ class BLEU(Metric[BLEURefInfo]):
         # tokenizers whose tokens are single characters offer them as one string
         self._characters = getattr(self.tokenizer, "characters", None)
         compiled = compiled_matcher()
-        self._compiled = None if compiled is None else compiled.ngram_matches
         self._compiled_references = None if compiled is None else compiled.References
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
@@ -231,91 +242,30 @@ class BLEU(Metric[BLEURefInfo]):
         return self._split(line.rstrip())
 
     def _sequence(self, line: str) -> Tokens:
-        """A line as the compiled matcher takes it: its tokens, or for ``char`` their string."""
-        return self._tokens(line) if self._characters is None else self._character_string(line)
-
-    def _reference_info(self, references: tuple[str, ...]) -> BLEURefInfo:
-        if self._compiled_references is not None:
-            return self._compiled_references(list(map(self._sequence, references)))
-        if self._characters is not None and len(references) == 1:
-            return self._character_string(references[0])  # matched by substring search
-        return ReferenceNgrams([self._tokens(ref) for ref in references], self.max_ngram_order)
-
-    def _row(self, hyp_len: int, ref_lens: Sequence[int], matches: list[int]) -> list[int]:
-        ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
-        return [hyp_len, ref_len, *matches, *_ngram_totals(hyp_len, self.max_ngram_order)]
-
-    def _stored_reference_info(self, references: tuple[str, ...]) -> BLEURefInfo:
-        if self._compiled is not None:
-            return StoredReferences(map(self._sequence, references))
-        return self._reference_info(references)
-
-    def _segment_statistics(self, hypothesis: str, ref_info: BLEURefInfo) -> list[int]:
-        if type(ref_info) is self._compiled_references:
-            hyp = self._sequence(hypothesis)
-            return self._row(len(hyp), ref_info.lengths, ref_info.matches(hyp, self.max_ngram_order))
-        if type(ref_info) is StoredReferences:
-            return self._matched_once(hypothesis, ref_info)  # type: ignore[arg-type]
-        if type(ref_info) is str:
-            return self._character_statistics(hypothesis, ref_info)
-        tokens = self._tokens(hypothesis)
-        return self._row(len(tokens), ref_info.lengths,  # type: ignore[union-attr]
-                         clipped_matches(tokens, ref_info, self.max_ngram_order))  # type: ignore[arg-type]
-
-    def _matched_once(self, hypothesis: str, references: Sequence[Tokens]) -> list[int]:
-        """Against references used once: their n-gram tables are built and dropped in C."""
-        hyp = self._sequence(hypothesis)
-        matches = self._compiled(hyp, references, self.max_ngram_order)  # type: ignore[misc]
-        return self._row(len(hyp), list(map(len, references)), matches)
-
-    def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
-        if self._compiled is not None:
-            return self._matched_once(hypothesis, list(map(self._sequence, references)))
-        if len(references) != 1:
-            return self._segment_statistics(hypothesis, self._reference_info(references))
-        if self._characters is not None:
-            return self._character_statistics(hypothesis, self._character_string(references[0]))
-        tokens = self._tokens(hypothesis)
-        reference = self._tokens(references[0])
-        hyp_len = len(tokens)
-        order = self.max_ngram_order
-        return [hyp_len, len(reference), *pair_matches(tokens, reference, order),
-                *_ngram_totals(hyp_len, order)]
-
-    def _character_string(self, line: str) -> str:
-        """The tokens of ``line`` as one string, for tokenizers whose tokens are single characters."""
+        """A line as the matchers take it: its tokens, or for ``char`` the string of them."""
+        if self._characters is None:
+            return self._tokens(line)
         if self.lowercase:
             line = line.lower()
-        return self._characters(line.rstrip())  # type: ignore[misc]
+        return self._characters(line.rstrip())  # type: ignore[no-any-return]
 
-    def _character_statistics(self, hypothesis: str, reference: str) -> list[int]:
-        """Statistics against one reference, given as its tokens' string (``char``)."""
-        hyp = self._character_string(hypothesis)
+    def prepare_references(self, references: tuple[str, ...], shared: bool) -> BLEURefData:
+        if self._compiled_references is not None:
+            sequences = list(map(self._sequence, references))
+            return self._compiled_references(sequences) if shared else StoredReferences(sequences)
+        if self._characters is not None and len(references) == 1:
+            return CharacterReference(self._sequence(references[0]))  # matched by substring search
+        if len(references) == 1 and not shared:
+            return PairReference(self._tokens(references[0]))
+        return ReferenceNgrams([self._tokens(ref) for ref in references], self.max_ngram_order)
+
+    def segment_statistics(self, hypothesis: str, references: BLEURefData) -> list[int]:
+        hyp = self._sequence(hypothesis)
         hyp_len = len(hyp)
+        ref_lens = references.lengths
         order = self.max_ngram_order
-        return [hyp_len, len(reference), *character_matches(hyp, reference, order),
-                *_ngram_totals(hyp_len, order)]
-
-    def chunk_statistics(
-        self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
-    ) -> list[list[Any]]:
-        # BLEU's statistics are integers, so column sums at the end equal the running sums.
-        rows: list[list[list[int]]] = [[] for _ in systems]
-        if len(systems) == 1:
-            rows[0] = list(map(self.single_use_statistics, systems[0], references))
-            return [list(map(sum, zip(*rows[0])))]
-        statistics = self._segment_statistics
-        for refs, *hyps in zip(references, *systems):
-            info = self._reference_info(refs)
-            # Systems often agree on a segment (about one hypothesis in eight across
-            # the 16 WMT17 en-de systems): score each distinct hypothesis once.
-            scored: dict[str, list[int]] = {}
-            for per_system, hyp in zip(rows, hyps):
-                row = scored.get(hyp)
-                if row is None:
-                    row = scored[hyp] = statistics(hyp, info)
-                per_system.append(row)
-        return [list(map(sum, zip(*per_system))) for per_system in rows]
+        ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
+        return [hyp_len, ref_len, *references.matches(hyp, order), *_ngram_totals(hyp_len, order)]
 
     def _observe(self, hypotheses: Iterable[str]) -> Iterable[str]:
         if self.force:
@@ -343,7 +293,7 @@ class BLEU(Metric[BLEURefInfo]):
             )
 
     # -- scoring -----------------------------------------------------------------
-    def score_from_statistics(self, statistics: Sequence[Any]) -> BLEUScore:
+    def score_from_statistics(self, statistics: Sequence[Any], nrefs: int | str | None = None) -> BLEUScore:
         order = self.max_ngram_order
         score, counts, totals, precisions, bp = _bleu(
             statistics[2: 2 + order],
@@ -358,7 +308,7 @@ class BLEU(Metric[BLEURefInfo]):
         return BLEUScore._build(
             name=self.name,
             score=score,
-            signature=self.signature(),
+            signature=self.signature(nrefs),
             counts=tuple(counts),
             totals=tuple(totals),
             precisions=tuple(precisions),
@@ -366,6 +316,12 @@ class BLEU(Metric[BLEURefInfo]):
             sys_len=int(statistics[0]),
             ref_len=int(statistics[1]),
         )
+
+    def resampled_score(self, statistics: Sequence[Any]) -> float:
+        """The score alone (the same :func:`_bleu` call as :meth:`score_from_statistics`)."""
+        order = self.max_ngram_order
+        return _bleu(statistics[2: 2 + order], statistics[2 + order: 2 + 2 * order], int(statistics[0]),
+                     int(statistics[1]), self.smooth_method, self.smooth_value, self.effective_order, order)[0]
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:

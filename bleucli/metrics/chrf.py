@@ -26,11 +26,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import add, itemgetter, or_
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import OptionError
 from .base import Metric, Score
-from .compiled import StoredReferences, compiled_matcher
+from .compiled import _load, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -177,12 +177,6 @@ def f_score(statistics: Sequence[Any], order: int, beta: float, eps_smoothing: b
 #: the scan of a long string costs more than a hash lookup.
 LONG_REFERENCE = 300
 
-#: A preprocessed reference: its character string, n-gram tables (order 1 only,
-#: or every order for a long reference) and its words prepared for matching
-#: (chrF++ only; their count is ``lengths[0]``). With the compiled matcher:
-#: ``References`` of the characters, None, and ``References`` of the words (or None).
-_Reference = tuple[Any, "list | None", Any]
-
 #: One reference's clipped matches: characters (per order), its length,
 #: words (per order), its number of words.
 _Matched = tuple[list[int], int, list[int], int]
@@ -268,6 +262,74 @@ class _PythonCharMatches:
         return found + [0] * (order - top)
 
 
+class ChrfRefData(Protocol):
+    """One segment's references prepared for chrF, whatever the matcher.
+
+    ``matched`` yields, per reference, the clipped character matches (per
+    order), the reference's length, the word matches and its word count.
+    The kinds: :class:`_CompiledReferences` (compiled tables kept for many
+    hypotheses), :class:`_StoredReferences` (characters and words only, for a
+    single use) and :class:`_PythonReferences` (without the extension).
+    """
+
+    def __len__(self) -> int:
+        """The number of references."""
+
+    def matched(self, chars: str, hyp_words: list[str], char_order: int, word_order: int) -> Iterator[_Matched]:
+        """Matches of one hypothesis against each reference, in order."""
+
+
+class _CompiledReferences(list):  # type: ignore[type-arg]
+    """Each reference's compiled ``References`` of its characters and (chrF++) of its words."""
+
+    __slots__ = ()
+
+    def matched(self, chars: str, hyp_words: list[str], char_order: int, word_order: int) -> Iterator[_Matched]:
+        for ref_chars, ref_words in self:
+            if word_order:
+                yield (ref_chars.matches(chars, char_order), ref_chars.lengths[0],
+                       ref_words.matches(hyp_words, word_order), ref_words.lengths[0])
+            else:
+                yield ref_chars.matches(chars, char_order), ref_chars.lengths[0], [], 0
+
+
+class _StoredReferences(tuple):  # type: ignore[type-arg]
+    """Each reference's characters and words, for references used once (tables built and dropped in C).
+
+    Also what a metric built with ``references=`` keeps per segment: compiled
+    tables for a whole corpus would take gigabytes.
+    """
+
+    __slots__ = ()
+
+    def matched(self, chars: str, hyp_words: list[str], char_order: int, word_order: int) -> Iterator[_Matched]:
+        module = _load()
+        assert module is not None  # only made when the extension is in use
+        match = module.ngram_matches
+        for ref_chars, ref_words in self:
+            if word_order:
+                yield (match(chars, (ref_chars,), char_order), len(ref_chars),
+                       match(hyp_words, (ref_words,), word_order), len(ref_words))
+            else:
+                yield match(chars, (ref_chars,), char_order), len(ref_chars), [], 0
+
+
+class _PythonReferences(list):  # type: ignore[type-arg]
+    """Without the extension: each reference's characters, n-gram tables and prepared words."""
+
+    __slots__ = ()
+
+    def matched(self, chars: str, hyp_words: list[str], char_order: int, word_order: int) -> Iterator[_Matched]:
+        hypothesis = _PythonCharMatches(chars, char_order)
+        for ref_chars, tables, ref_words in self:
+            char_matches = hypothesis.against(ref_chars, tables)
+            if word_order:
+                yield (char_matches, len(ref_chars),
+                       clipped_matches(hyp_words, ref_words, word_order), ref_words.lengths[0])
+            else:
+                yield char_matches, len(ref_chars), [], 0
+
+
 def _check_int(name: str, value: object, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise OptionError(f"chrF {name} must be an integer, got {value!r}")
@@ -276,7 +338,7 @@ def _check_int(name: str, value: object, minimum: int) -> int:
     return value
 
 
-class CHRF(Metric[list[_Reference]]):
+class CHRF(Metric[ChrfRefData]):
     """chrF (Popović 2015) and chrF++ (Popović 2017), configured like sacreBLEU's ``CHRF``."""
 
     def __init__(
@@ -300,7 +362,6 @@ class CHRF(Metric[list[_Reference]]):
         self.eps_smoothing = bool(eps_smoothing)
         self.name = f"chrF{self.beta}" + "+" * self.word_order
         compiled = compiled_matcher()
-        self._compiled = None if compiled is None else compiled.ngram_matches
         self._compiled_references = None if compiled is None else compiled.References
         super().__init__(references)
 
@@ -323,74 +384,32 @@ class CHRF(Metric[list[_Reference]]):
             line = line.lower()
         return split_punctuation(line)
 
-    def _reference_info(self, references: tuple[str, ...]) -> list[_Reference]:
-        info: list[_Reference] = []
+    def prepare_references(self, references: tuple[str, ...], shared: bool) -> ChrfRefData:
+        word_order = self.word_order
+        if self._compiled_references is not None:
+            if not shared:
+                return _StoredReferences((self._chars(ref), self._words(ref) if word_order else None)
+                                         for ref in references)
+            prepare = self._compiled_references
+            return _CompiledReferences(
+                (prepare((self._chars(ref),)), prepare((self._words(ref),)) if word_order else None)
+                for ref in references)
+        prepared = _PythonReferences()
         for ref in references:
             chars = self._chars(ref)
-            if self._compiled_references is not None:
-                prepare = self._compiled_references
-                info.append((prepare((chars,)), None, prepare((self._words(ref),)) if self.word_order else None))
-                continue
             if len(chars) > LONG_REFERENCE:
                 tables = char_ngrams(chars, self.char_order, True)
             else:  # short: order 1 counted, higher orders found by substring search
                 tables = [_count(chars)] if self.char_order else []
-            words = ReferenceNgrams([self._words(ref)], self.word_order) if self.word_order else None
-            info.append((chars, tables, words))
-        return info
+            words = ReferenceNgrams([self._words(ref)], word_order) if word_order else None
+            prepared.append((chars, tables, words))
+        return prepared
 
-    def _segment_statistics(self, hypothesis: str, ref_info: list[_Reference]) -> list[int]:
+    def segment_statistics(self, hypothesis: str, references: ChrfRefData) -> list[int]:
         chars = self._chars(hypothesis)
         hyp_words = self._words(hypothesis) if self.word_order else []
-        if type(ref_info) is StoredReferences:
-            matched = self._matches_once(chars, hyp_words, ref_info)
-        elif self._compiled_references is not None:
-            matched = self._prepared_matches(chars, hyp_words, ref_info)
-        else:
-            matched = self._python_matches(chars, hyp_words, ref_info)
-        return self._best(len(chars), len(hyp_words), matched, len(ref_info))
-
-    def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
-        if self._compiled is None:
-            return super().single_use_statistics(hypothesis, references)
-        return self._segment_statistics(hypothesis, self._stored_reference_info(references))
-
-    def _stored_reference_info(self, references: tuple[str, ...]) -> Any:
-        if self._compiled is None:
-            return self._reference_info(references)
-        word_order = self.word_order
-        return StoredReferences((self._chars(ref), self._words(ref) if word_order else None) for ref in references)
-
-    def _matches_once(self, chars: str, hyp_words: list[str], references: StoredReferences) -> Iterator[_Matched]:
-        """Matches against references used once: their n-gram tables are built and dropped in C."""
-        match = self._compiled
-        char_order, word_order = self.char_order, self.word_order
-        for ref_chars, ref_words in references:
-            if word_order:
-                yield (match(chars, (ref_chars,), char_order), len(ref_chars),  # type: ignore[misc]
-                       match(hyp_words, (ref_words,), word_order), len(ref_words))  # type: ignore[misc]
-            else:
-                yield match(chars, (ref_chars,), char_order), len(ref_chars), [], 0  # type: ignore[misc]
-
-    def _prepared_matches(self, chars: str, hyp_words: list[str], ref_info: list[_Reference]) -> Iterator[_Matched]:
-        char_order, word_order = self.char_order, self.word_order
-        for ref_chars, _, ref_words in ref_info:
-            if word_order:
-                yield (ref_chars.matches(chars, char_order), ref_chars.lengths[0],
-                       ref_words.matches(hyp_words, word_order), ref_words.lengths[0])
-            else:
-                yield ref_chars.matches(chars, char_order), ref_chars.lengths[0], [], 0
-
-    def _python_matches(self, chars: str, hyp_words: list[str], ref_info: list[_Reference]) -> Iterator[_Matched]:
-        hypothesis = _PythonCharMatches(chars, self.char_order)
-        word_order = self.word_order
-        for ref_chars, tables, ref_words in ref_info:
-            char_matches = hypothesis.against(ref_chars, tables)  # type: ignore[arg-type]
-            if word_order:
-                yield (char_matches, len(ref_chars),
-                       clipped_matches(hyp_words, ref_words, word_order), ref_words.lengths[0])
-            else:
-                yield char_matches, len(ref_chars), [], 0
+        matched = references.matched(chars, hyp_words, self.char_order, self.word_order)
+        return self._best(len(chars), len(hyp_words), matched, len(references))
 
     def _best(self, hyp_length: int, hyp_n_words: int, matched: Iterable[_Matched], n_refs: int) -> list[int]:
         """The statistics against the reference with the highest F score (the first of equals)."""
@@ -408,13 +427,13 @@ class CHRF(Metric[list[_Reference]]):
         return best
 
     # -- scoring -----------------------------------------------------------------
-    def score_from_statistics(self, statistics: Sequence[Any]) -> CHRFScore:
+    def score_from_statistics(self, statistics: Sequence[Any], nrefs: int | str | None = None) -> CHRFScore:
         if len(statistics) != 3 * self.order:
             raise ValueError(f"{self.name} expects {3 * self.order} statistics, got {len(statistics)}")
         return CHRFScore(
             name=self.name,
             score=float(f_score(statistics, self.order, self.beta, self.eps_smoothing)),
-            signature=self.signature(),
+            signature=self.signature(nrefs),
             char_order=self.char_order,
             word_order=self.word_order,
             beta=self.beta,

@@ -41,11 +41,23 @@ class StoredReferences(tuple):  # type: ignore[type-arg]
     A metric built with ``references=`` keeps one of these per segment: the
     tables of a ``References`` take tens of kilobytes a segment (a
     100,000-line corpus would hold gigabytes), while rebuilding them for each
-    hypothesis costs about a microsecond. The type tells the metrics which
-    kind of reference info they were given.
+    hypothesis costs about a microsecond. It follows the same protocol as
+    the compiled ``References`` (``lengths``, ``matches``), so BLEU treats
+    both alike.
     """
 
     __slots__ = ()
+
+    @property
+    def lengths(self) -> list[int]:
+        """Each reference's token count."""
+        return list(map(len, self))
+
+    def matches(self, hypothesis: Tokens, max_order: int) -> list[int]:
+        """Clipped matches of orders 1..max_order; the tables are built and dropped in C."""
+        module = _load()
+        assert module is not None  # only made when the extension is in use
+        return module.ngram_matches(hypothesis, self, max_order)  # type: ignore[no-any-return]
 
 
 def compiled_matcher() -> ModuleType | None:

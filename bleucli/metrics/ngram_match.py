@@ -78,6 +78,10 @@ class ReferenceNgrams:
         self.plain_4 = max_order == 4 and not any(self.higher_repeats)
         self._higher_counts: dict[int, dict[tuple[str, ...], int]] = {}
 
+    def matches(self, tokens: list[str] | str, max_order: int) -> list[int]:
+        """Clipped matches of orders 1..max_order (the prepared-references protocol of :mod:`.bleu`)."""
+        return clipped_matches(tokens, self, max_order)  # type: ignore[arg-type]
+
     def higher_counts(self, order: int) -> dict[tuple[str, ...], int]:
         """Max count over the references of each n-gram of ``order`` (built when first needed)."""
         best = self._higher_counts.get(order)
@@ -135,6 +139,24 @@ def clipped_matches(tokens: list[str], refs: ReferenceNgrams, max_order: int) ->
             matched = len(reference_set.intersection(grams))
         matches.append(matched)
     return matches
+
+
+class PairReference:
+    """One reference's tokens, matched against one hypothesis: no tables are built ahead.
+
+    What BLEU's pure-Python path uses for a reference that is used once
+    (sentence scores, a single system, ``references=``); same protocol as
+    :class:`ReferenceNgrams`.
+    """
+
+    __slots__ = ("tokens", "lengths")
+
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.lengths = (len(tokens),)
+
+    def matches(self, tokens: list[str], max_order: int) -> list[int]:
+        return pair_matches(tokens, self.tokens, max_order)
 
 
 def pair_matches(tokens: list[str], reference: list[str], max_order: int) -> list[int]:

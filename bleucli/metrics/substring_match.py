@@ -114,3 +114,19 @@ def character_matches(hyp: str, ref: str, max_order: int) -> list[int]:
     unigrams = sum(map(min, hyp_counts.values(), map(ref_counts.get, hyp_counts, _ZEROS)))
     higher = string_matches(hyp, ref, min(max_order, len(ref))) if unigrams > 1 else []
     return [unigrams, *higher, *[0] * (max_order - 1 - len(higher))]
+
+
+class CharacterReference(str):
+    """One reference as the string of its one-character tokens (``char``), matched by substring search.
+
+    Same protocol as BLEU's other prepared references (:mod:`.bleu`).
+    """
+
+    __slots__ = ()
+
+    @property
+    def lengths(self) -> tuple[int]:
+        return (len(self),)
+
+    def matches(self, hypothesis: str, max_order: int) -> list[int]:
+        return character_matches(hypothesis, self, max_order)

@@ -67,28 +67,28 @@ class TER(Metric[RefWords]):
     def _words(self, line: str) -> list[str]:
         return self.tokenizer(line.rstrip()).split()
 
-    def _reference_info(self, references: tuple[str, ...]) -> RefWords:
+    def prepare_references(self, references: tuple[str, ...], shared: bool) -> RefWords:
         return [self._words(ref) for ref in references]
 
-    def _segment_statistics(self, hypothesis: str, ref_info: RefWords) -> list[float]:
+    def segment_statistics(self, hypothesis: str, references: RefWords) -> list[float]:
         words = self._words(hypothesis)
         best = None
         total_len = 0
-        for ref in ref_info:
+        for ref in references:
             edits = shift_edit_distance(words, ref)
             total_len += len(ref)
             if best is None or edits < best:
                 best = edits
-        return [best, total_len / len(ref_info)]
+        return [best, total_len / len(references)]
 
-    def score_from_statistics(self, statistics: Sequence[Any]) -> TERScore:
+    def score_from_statistics(self, statistics: Sequence[Any], nrefs: int | str | None = None) -> TERScore:
         if len(statistics) != 2:
             raise ValueError(f"TER expects 2 statistics, got {len(statistics)}")
         num_edits, ref_length = statistics
         return TERScore(
             name=self.name,
             score=float(ter_from_statistics(num_edits, ref_length)),
-            signature=self.signature(),
+            signature=self.signature(nrefs),
             num_edits=int(num_edits),  # sacreBLEU reports the edit count as an int
             ref_length=float(ref_length),
         )

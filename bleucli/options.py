@@ -1,0 +1,275 @@
+"""Every option of a scoring run, as one frozen object built once (the way black's ``Mode`` is).
+
+The CLI parses its flags into a :class:`RunOptions` (:meth:`RunOptions.from_cli`);
+a Python caller builds one directly. Nothing below the CLI reads a flag
+dictionary: the metrics are built from :class:`MetricOptions`, the executor
+from ``jobs``, the renderer from :class:`OutputOptions`. Defaults are defined
+here once: the metric constructors, the API functions and the CLI's ``--help``
+all read them from this module.
+
+This module is imported by the CLI at start-up, so it imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from .errors import OptionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Sequence
+
+    from .metrics.base import Metric
+
+#: Metrics in sacreBLEU's printing order (it prints them in this order whatever order they were asked in).
+METRIC_NAMES = ("bleu", "chrf", "ter")
+
+#: BLEU smoothing methods and the value each uses by default (``None``: the method takes no value).
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: Largest ``--max-order`` accepted (the compiled matcher and the signature key ``order`` allow up to 9).
+MAX_ORDER_LIMIT = 9
+
+#: Seed of resampling tests when none is given (sacreBLEU's ``SACREBLEU_SEED`` default).
+DEFAULT_SEED = 12345
+#: Resamples of bootstrap tests (``-ci``, ``-pbs``) and trials of approximate randomization (``-par``).
+DEFAULT_BOOTSTRAP_SAMPLES = 1000
+DEFAULT_AR_TRIALS = 10000
+
+#: Output formats of the scoring command.
+FORMATS = ("json", "text", "latex")
+
+SignificanceTest = Literal["ci", "bs", "ar"]
+
+
+@dataclass(frozen=True)
+class BLEUOptions:
+    """BLEU as sacreBLEU configures it (``tokenize=None``: chosen from the target language)."""
+
+    lowercase: bool = False
+    force: bool = False
+    tokenize: str | None = None
+    smooth_method: str = "exp"
+    smooth_value: float | None = None
+    max_order: int = 4
+    effective_order: bool = False
+
+
+@dataclass(frozen=True)
+class CHRFOptions:
+    """chrF/chrF++ as sacreBLEU configures it (``word_order=2`` is chrF++)."""
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+
+@dataclass(frozen=True)
+class TEROptions:
+    """TER as sacreBLEU configures it (case-insensitive unless ``case_sensitive``)."""
+
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+    case_sensitive: bool = False
+
+
+BLEU_DEFAULTS = BLEUOptions()
+CHRF_DEFAULTS = CHRFOptions()
+TER_DEFAULTS = TEROptions()
+
+
+@dataclass(frozen=True)
+class MetricOptions:
+    """Which metrics to compute and how each is configured."""
+
+    names: tuple[str, ...] = ("bleu",)
+    bleu: BLEUOptions = BLEU_DEFAULTS
+    chrf: CHRFOptions = CHRF_DEFAULTS
+    ter: TEROptions = TER_DEFAULTS
+
+    def __post_init__(self) -> None:
+        asked = {name.lower() for name in self.names} or {"bleu"}
+        unknown = asked - set(METRIC_NAMES)
+        if unknown:
+            raise OptionError(f"unknown metric '{sorted(unknown)[0]}' (choose from: {', '.join(METRIC_NAMES)})")
+        # once each, in sacreBLEU's printing order
+        object.__setattr__(self, "names", tuple(name for name in METRIC_NAMES if name in asked))
+
+    def build(
+        self,
+        references: Sequence[Sequence[str | None]] | None = None,
+        trg_lang: str = "",
+        signature_fields: dict[str, str] | None = None,
+    ) -> list[Metric[Any]]:
+        """The metric objects, in printing order.
+
+        ``signature_fields`` are global signature fields (a test set's ``test``
+        and ``lang``...) that every score of these metrics carries, whatever
+        mode produced it.
+        """
+        metrics: list[Metric[Any]] = []
+        for name in self.names:
+            if name == "bleu":
+                from .metrics.bleu import BLEU
+
+                b = self.bleu
+                metrics.append(BLEU(
+                    lowercase=b.lowercase, force=b.force, tokenize=b.tokenize, smooth_method=b.smooth_method,
+                    smooth_value=b.smooth_value, max_ngram_order=b.max_order, effective_order=b.effective_order,
+                    trg_lang=trg_lang, references=references,
+                ))
+            elif name == "chrf":
+                from .metrics.chrf import CHRF
+
+                c = self.chrf
+                metrics.append(CHRF(
+                    char_order=c.char_order, word_order=c.word_order, beta=c.beta, lowercase=c.lowercase,
+                    whitespace=c.whitespace, eps_smoothing=c.eps_smoothing, references=references,
+                ))
+            else:
+                from .metrics.ter import TER
+
+                t = self.ter
+                metrics.append(TER(
+                    normalized=t.normalized, no_punct=t.no_punct, asian_support=t.asian_support,
+                    case_sensitive=t.case_sensitive, references=references,
+                ))
+        for metric in metrics:
+            metric.signature_fields = dict(signature_fields or {})
+        return metrics
+
+
+@dataclass(frozen=True)
+class SignificanceOptions:
+    """A bootstrap confidence interval (``ci``) or a paired test (``bs``, ``ar``), or neither."""
+
+    test: SignificanceTest | None = None
+    confidence_n: int = DEFAULT_BOOTSTRAP_SAMPLES
+    paired_bs_n: int = DEFAULT_BOOTSTRAP_SAMPLES
+    paired_ar_n: int = DEFAULT_AR_TRIALS
+    #: ``None``: unseeded (sacreBLEU's ``none``)
+    seed: int | None = DEFAULT_SEED
+
+    @property
+    def resamples(self) -> int:
+        """Resamples or trials of the chosen test."""
+        return {"ci": self.confidence_n, "bs": self.paired_bs_n, "ar": self.paired_ar_n}[self.test or "ci"]
+
+    @property
+    def paired(self) -> bool:
+        return self.test in ("bs", "ar")
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """How results are printed. ``format=None`` means the mode's default (json; text for sentences)."""
+
+    format: str | None = None
+    width: int = 1
+    short: bool = False
+    score_only: bool = False
+    quiet: bool = False
+    #: colour p-values (only ever on a terminal)
+    color: bool = False
+
+    def format_for(self, sentence_level: bool) -> str:
+        return (self.format or ("text" if sentence_level else "json")).lower()
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """Where references and hypotheses come from."""
+
+    refs: tuple[str, ...] = ()
+    #: system files; ``()`` means stdin
+    systems: tuple[str, ...] = ()
+    num_refs: int = 1
+    encoding: str = "utf-8"
+    tsv: bool = False
+
+
+@dataclass(frozen=True)
+class TestSetOptions:
+    """A standard test set (``-t``/``-l``) and where its data is cached."""
+
+    __test__ = False  # not a pytest test class despite the name
+
+    test_set: str | None = None
+    langpair: str | None = None
+    origlang: str | None = None
+    subset: str | None = None
+    cache_dir: str | None = None
+    offline: bool | None = None
+    registry: str | None = None
+
+    @property
+    def target_language(self) -> str:
+        pair = self.langpair or ""
+        return pair.split("-", 1)[1] if "-" in pair else ""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """One scoring run: the only object passed from the CLI (or an API caller) down to the pipeline."""
+
+    inputs: InputOptions = field(default_factory=InputOptions)
+    metrics: MetricOptions = field(default_factory=MetricOptions)
+    significance: SignificanceOptions = field(default_factory=SignificanceOptions)
+    output: OutputOptions = field(default_factory=OutputOptions)
+    testset: TestSetOptions = field(default_factory=TestSetOptions)
+    sentence_level: bool = False
+    #: worker processes (0: one per available CPU); results never depend on it
+    jobs: int = 1
+    expect_signature: str | None = None
+
+    @property
+    def mode(self) -> str:
+        """``corpus``, ``sentence``, ``ci``, ``bs`` or ``ar``."""
+        return self.significance.test or ("sentence" if self.sentence_level else "corpus")
+
+    @classmethod
+    def from_cli(cls, flags: dict[str, Any], seed: int | None = DEFAULT_SEED, color: bool = False) -> RunOptions:
+        """Build the options from the scoring command's parsed flags (click's keyword arguments)."""
+        sentence_level = bool(flags["sentence_level"])
+        bleu = BLEUOptions(
+            lowercase=flags["lowercase"], force=flags["force"], tokenize=flags["tokenize"],
+            smooth_method=flags["smooth_method"], smooth_value=flags["smooth_value"],
+            max_order=flags["max_order"], effective_order=sentence_level,
+        )
+        chrf = CHRFOptions(
+            char_order=flags["chrf_char_order"], word_order=flags["chrf_word_order"], beta=flags["chrf_beta"],
+            lowercase=flags["chrf_lowercase"], whitespace=flags["chrf_whitespace"],
+            eps_smoothing=flags["chrf_eps_smoothing"],
+        )
+        ter = TEROptions(
+            normalized=flags["ter_normalized"], no_punct=flags["ter_no_punct"],
+            asian_support=flags["ter_asian_support"], case_sensitive=flags["ter_case_sensitive"],
+        )
+        test: SignificanceTest | None = (
+            "ci" if flags["confidence"] else "bs" if flags["paired_bs"] else "ar" if flags["paired_ar"] else None
+        )
+        return cls(
+            inputs=InputOptions(refs=tuple(flags["refs"]), systems=tuple(flags["inputs"]),
+                                num_refs=flags["num_refs"], encoding=flags["encoding"], tsv=flags["tsv"]),
+            metrics=MetricOptions(tuple(flags["metrics"]), bleu, chrf, ter),
+            significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
+                                             flags["paired_ar_n"], seed),
+            output=OutputOptions(flags["output_format"], flags["width"], flags["short"], flags["score_only"],
+                                 flags["quiet"], color),
+            testset=TestSetOptions(flags["test_set"], flags["langpair"], flags["origlang"], flags["subset"],
+                                   flags["cache_dir"], flags["offline"] or None, flags["testsets_registry"]),
+            sentence_level=sentence_level,
+            jobs=flags["jobs"],
+            expect_signature=flags["expect_signature"],
+        )
+
+
+__all__ = [
+    "BLEUOptions", "CHRFOptions", "TEROptions", "MetricOptions", "SignificanceOptions", "OutputOptions",
+    "InputOptions", "TestSetOptions", "RunOptions", "METRIC_NAMES", "SMOOTH_DEFAULTS", "MAX_ORDER_LIMIT",
+    "DEFAULT_SEED", "DEFAULT_BOOTSTRAP_SAMPLES", "DEFAULT_AR_TRIALS", "FORMATS", "BLEU_DEFAULTS", "CHRF_DEFAULTS", "TER_DEFAULTS",
+]
