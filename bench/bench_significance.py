@@ -45,7 +45,7 @@ def run_api(test: str, tokenize: str, jobs: int, ref: str, inputs: list[str]) ->
     sys.path.insert(0, str(REPO))
     from bleucli.metrics.bleu import BLEU
     from bleucli.significance import paired_system_names, paired_test, system_statistics
-    from bleucli.significance_render import render_paired
+    from bleucli.render.significance import render_paired
 
     def read(path: str) -> list[str]:
         with open(path, encoding="utf-8", newline="\n") as handle:

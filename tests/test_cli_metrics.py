@@ -66,8 +66,8 @@ def test_json_list_with_exact_scores() -> None:
     refs = [lines("ref.de"), lines("ref2.de")]
     hyps = lines("Online-B.de")
     assert [d["name"] for d in data] == ["chrF2", "TER"]
-    assert data[0]["score"] == CHRF().corpus_score(hyps, refs).score
-    assert data[1]["score"] == TER().corpus_score(hyps, refs).score
+    assert data[0]["unrounded_score"] == CHRF().corpus_score(hyps, refs).score
+    assert data[1]["unrounded_score"] == TER().corpus_score(hyps, refs).score
     assert data[1]["signature_fields"]["tok"] == "tercom"
 
 

@@ -52,17 +52,18 @@ def test_stdin_equals_file_input(example_ref: str, example_sys: str) -> None:
     assert from_stdin.stdout == from_file.stdout == dash.stdout
 
 
-def test_json_is_default_unrounded_and_carries_the_signature(example_ref: str, example_sys: str) -> None:
+def test_json_is_sacrebleus_object_plus_the_unrounded_score_and_signature(example_ref: str, example_sys: str) -> None:
     result = invoke([example_ref, "-i", example_sys])
     data = json.loads(result.stdout)
     expected = BLEU().corpus_score(lines(example_sys), [lines(example_ref)])
-    assert data["score"] == expected.score and f"{data['score']:.1f}" == "38.6"
+    assert data["score"] == 38.6 and data["unrounded_score"] == expected.score  # sacreBLEU rounds to -w
+    assert json.loads(invoke([example_ref, "-i", example_sys, "-w", "3"]).stdout)["score"] == 38.554
     assert data["signature"] == str(expected.signature)
     assert data["signature_fields"] == expected.signature.to_dict()
     for key in ("counts", "totals", "precisions"):
         assert data[key] == list(getattr(expected, key))
-    assert (data["bp"], data["sys_len"], data["ref_len"], data["nrefs"]) == (1.0, 2079, 2033, 1)
-    assert data["name"] == "BLEU"
+    assert (data["bp"], data["sys_len"], data["ref_len"], data["nrefs"]) == (1.0, 2079, 2033, "1")
+    assert data["name"] == "BLEU" and data["tok"] == "13a"
 
 
 def test_format_from_environment_and_flag_precedence(example_ref: str, example_sys: str) -> None:
@@ -100,8 +101,9 @@ def test_several_systems_table_and_json(example_ref: str) -> None:
     assert [entry["system"] for entry in data] == systems
     for entry, path in zip(data, systems):
         expected = BLEU().corpus_score(lines(path), [lines(r) for r in refs])
-        assert entry["BLEU"]["score"] == expected.score
-        assert entry["BLEU"]["signature"] == str(expected.signature)
+        assert entry["BLEU"] == f"{expected.score:.1f}"  # sacreBLEU's table as JSON: strings
+        assert entry["scores"]["BLEU"]["unrounded_score"] == expected.score
+        assert entry["scores"]["BLEU"]["signature"] == str(expected.signature)
 
 
 def test_num_refs_splits_tabs_like_separate_files(tmp_path, example_ref: str, example_sys: str) -> None:
@@ -110,8 +112,8 @@ def test_num_refs_splits_tabs_like_separate_files(tmp_path, example_ref: str, ex
     joined.write_text("".join(f"{a}\t{b}\n" for a, b in zip(lines(example_ref), lines(ref2))), encoding="utf-8")
     separate = invoke([example_ref, ref2, "-i", example_sys])
     tabbed = invoke([str(joined), "-nr", "2", "-i", example_sys])
-    assert json.loads(tabbed.stdout)["score"] == json.loads(separate.stdout)["score"]
-    assert json.loads(tabbed.stdout)["nrefs"] == 2
+    assert json.loads(tabbed.stdout)["unrounded_score"] == json.loads(separate.stdout)["unrounded_score"]
+    assert json.loads(tabbed.stdout)["nrefs"] == "2"
 
 
 def test_num_refs_accepts_an_empty_last_field(tmp_path) -> None:
@@ -140,7 +142,7 @@ def test_byte_order_mark_is_kept_with_a_warning(tmp_path, example_ref: str, exam
     result = invoke([example_ref, "-i", str(bom)])
     assert "byte order mark" in result.stderr and str(bom) in result.stderr
     expected = BLEU().corpus_score(["\ufeff" + lines(example_sys)[0], *lines(example_sys)[1:]], [lines(example_ref)])
-    assert json.loads(result.stdout)["score"] == expected.score
+    assert json.loads(result.stdout)["unrounded_score"] == expected.score
     assert "byte order mark" not in invoke([example_ref, "-i", str(bom), "-q"]).stderr
 
 

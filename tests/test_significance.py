@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -38,7 +38,7 @@ SAME_NUMPY = np.__version__.split(".")[0] == GOLDEN["oracle"]["numpy"].split("."
 exact = pytest.mark.skipif(not SAME_NUMPY, reason="golden floats were frozen with another numpy major version")
 
 
-@lru_cache(maxsize=None)
+@cache
 def statistics(dataset: str, **metric_args: object) -> tuple[BLEU, list[list[list[int]]], list[str]]:
     refs = sigdata.references(dataset)
     metric = BLEU(**metric_args)  # type: ignore[arg-type]
@@ -261,7 +261,7 @@ def test_randomization_sums_equal_literal_products(kind: str) -> None:
 # -- import cost ---------------------------------------------------------------------------------
 def test_importing_does_not_import_numpy() -> None:
     code = (
-        "import sys; import bleucli.significance, bleucli.significance_render, bleucli.table; "
+        "import sys; import bleucli.significance, bleucli.render.significance, bleucli.render.tables; "
         "print('numpy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -18,7 +18,7 @@ from bleucli.significance import (
     paired_system_names,
     paired_test,
 )
-from bleucli.significance_render import (
+from bleucli.render.significance import (
     align_on_equals,
     confidence_data,
     confidence_json,
@@ -157,15 +157,18 @@ def test_confidence_shapes() -> None:
     metric, stats, _ = excerpt()
     result = confidence_interval(metric, stats[0], 50, 3)
     line = confidence_line(result, width=2)
-    assert line.startswith(f"BLEU|nrefs:3|bs:50|seed:3|case:mixed|eff:no|tok:13a|smooth:exp|version:")
+    assert line.startswith("BLEU|nrefs:3|bs:50|seed:3|case:mixed|eff:no|tok:13a|smooth:exp|version:")
     assert f" = {result.score:.2f} (μ = {result.mean:.2f} ± {result.ci:.2f}) " in line
     assert line.endswith(result.corpus.details())
     assert confidence_line(result, score_only=True) == confidence_score(result)
     assert confidence_line(result, short=True).startswith("BLEU|#:3|bs:50|rs:3|")
-    data = confidence_data(result)
-    assert (data["score"], data["mean"], data["ci"], data["seed"]) == (result.score, result.mean, result.ci, 3)
+    data = confidence_data(result, width=2)
+    assert (data["unrounded_score"], data["mean"], data["ci"], data["seed"]) == (result.score, result.mean, result.ci, "3")
+    assert (data["score"], data["confidence_mean"], data["confidence_var"]) == \
+        (round(result.score, 2), round(result.mean, 2), round(result.ci, 2))
+    assert data["confidence"] == f"μ = {result.mean:.2f} ± {result.ci:.2f}"
     assert data["signature"] == result.signature.format()
-    assert json.loads(confidence_json([result])) == json.loads(json.dumps(data))
+    assert json.loads(confidence_json([result], width=2)) == json.loads(json.dumps(data))
     assert isinstance(json.loads(confidence_json([result, result])), list)
 
 

@@ -64,4 +64,4 @@ def test_cli_jobs_give_identical_output(example_ref: str) -> None:
 
     systems = [str(EXAMPLES / "Online-B.de"), str(EXAMPLES / "Lan-Bridge.de")]
     outputs = {invoke([example_ref, "-i", *systems, "-j", str(j)]).stdout for j in (1, 2, 0)}
-    assert len(outputs) == 1 and json.loads(outputs.pop())[0]["BLEU"]["score"] > 0
+    assert len(outputs) == 1 and json.loads(outputs.pop())[0]["scores"]["BLEU"]["unrounded_score"] > 0

@@ -1,4 +1,4 @@
-"""bleucli.table: literal expected tables, and tabulate (when installed) as an oracle."""
+"""bleucli.render.tables: literal expected tables, and tabulate (when installed) as an oracle."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bleucli.table import fancy_grid, latex_booktabs, latex_escape, visible_width
+from bleucli.render.tables import fancy_grid, latex_booktabs, latex_escape, visible_width
 
 
 def test_fancy_grid_literal() -> None:

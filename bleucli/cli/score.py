@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import SignatureMismatchError
+from ..options import (
+    BLEU_DEFAULTS, FORMATS, MAX_ORDER_LIMIT, SMOOTH_DEFAULTS, InputOptions, OutputOptions, RunOptions,
+)
 from ..version import __version__
 from . import report
-from .output import emit
 from .metric_options import metric_options
+from .output import emit
 from .significance import significance_options
 from .testsets import testset_options
 
-SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
-FORMATS = ("json", "text", "latex")
+if TYPE_CHECKING:  # pragma: no cover
+    from ..pipeline import Inputs, RunResult
 
 
 def _tokenizer_names() -> list[str]:
@@ -26,41 +29,58 @@ def _tokenizer_names() -> list[str]:
     return available_tokenizers()
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``bleucli X.Y.Z``, and a notice when the pure-Python n-gram matchers are in use (same scores, slower)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..metrics.compiled import implementation
+
+    line = f"bleucli {__version__}"
+    if implementation() == "python":
+        line += " (pure-Python n-gram matchers: the C extension is not built, or BLEUCLI_PURE_PYTHON is set)"
+    click.echo(line)
+    ctx.exit()
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("refs", nargs=-1, metavar="REF...")
 @click.option("-i", "--input", "inputs", multiple=True, metavar="FILE...",
               help="System output file(s); several make a table. '-' is stdin. Default: stdin.")
-@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=InputOptions.num_refs, show_default=True,
               help="Split the single reference file on tabs into this many references.")
-@click.option("-e", "--encoding", default="utf-8", show_default=True,
+@click.option("-e", "--encoding", default=InputOptions.encoding, show_default=True,
               help="Encoding of reference and hypothesis input (decoded strictly).")
 @click.option("--tsv", is_flag=True,
               help="stdin holds one system per tab-separated column (sacreBLEU guesses this; bleucli needs the flag).")
 @click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
               help="Tokenizer [default: 13a, or zh for Chinese targets].")
-@click.option("-s", "--smooth-method", type=click.Choice(SMOOTH_METHODS), default="exp", show_default=True,
+@click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)), default=BLEU_DEFAULTS.smooth_method,
+              show_default=True,
               help="BLEU smoothing method.")
 @click.option("-sv", "--smooth-value", type=float, default=None,
-              help="Value for floor (default 0.1) and add-k (default 1) smoothing; finite and >= 0.")
+              help=f"Value for floor (default {SMOOTH_DEFAULTS['floor']}) and add-k (default {SMOOTH_DEFAULTS['add-k']}) "
+                   "smoothing; finite and >= 0.")
 @click.option("-lc", "--lowercase", is_flag=True, help="Case-insensitive BLEU.")
 @click.option("--force", is_flag=True, help="Do not warn when the output looks tokenized.")
-@click.option("--max-order", type=click.IntRange(1, 9), default=4, show_default=True,
+@click.option("--max-order", type=click.IntRange(1, MAX_ORDER_LIMIT), default=BLEU_DEFAULTS.max_order,
+              show_default=True,
               help="Maximum n-gram order (signature key 'order' when not 4).")
 @click.option("-sl", "--sentence-level", is_flag=True,
               help="One score per segment (effective order on, as in sacreBLEU).")
-@click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=RunOptions.jobs, show_default=True,
               help="Worker processes for scoring (0: one per CPU); the result is identical for any value.")
 @click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
               envvar="BLEUCLI_FORMAT", default=None,
               help="Output format [default: json; text for --sentence-level]. Env: BLEUCLI_FORMAT.")
 @click.option("-b", "--score-only", is_flag=True, help="Print only the score(s).")
-@click.option("-w", "--width", type=click.IntRange(0, 30), default=1, show_default=True,
-              help="Decimal places of printed scores (JSON scores are never rounded).")
+@click.option("-w", "--width", type=click.IntRange(0, 30), default=OutputOptions.width, show_default=True,
+              help="Decimal places of printed scores (JSON 'score' too, as in sacreBLEU; 'unrounded_score' is exact).")
 @click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @click.option("--expect-signature", metavar="SIG", default=None,
               help="Fail with exit code 7 if the signature differs from SIG (a value of '*' matches anything, e.g. version:*).")
-@click.version_option(__version__, "-V", "--version", prog_name="bleucli", message="%(prog)s %(version)s")
+@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version (and whether the compiled n-gram matcher is in use) and exit.")
 @testset_options
 @significance_options
 @metric_options
@@ -76,107 +96,134 @@ def score(**options: Any) -> int:
     return run_score(options)
 
 
-def run_score(options: dict[str, Any]) -> int:
+def run_score(flags: dict[str, Any]) -> int:
     """Collect warnings from the library and show them unless ``--quiet``."""
     from ..metrics.base import BleucliWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", BleucliWarning)
         try:
-            return _score(options)
+            return _score(flags)
         finally:
-            if not options["quiet"]:
+            if not flags["quiet"]:
                 for item in caught:
                     if issubclass(item.category, BleucliWarning):
                         report.warning(str(item.message))
 
 
-def _score(o: dict[str, Any]) -> int:
-    from ..inputs import open_references, open_system
-    from ..streaming import score_streams_multi, sentence_scores
-
-    from . import metric_options as mcli
-    from . import significance as sigcli
+def _score(flags: dict[str, Any]) -> int:
+    from ..pipeline import expected_signature_fields, run
     from . import testsets as tscli
 
-    code = tscli.early_action(o)
+    code = tscli.early_action(flags)
     if code is not None:
         return code
-    _check_conflicts(o)
-    data = tscli.test_data_for(o)
-    if o["smooth_value"] is not None and o["smooth_method"] in ("exp", "none"):
-        report_notice(o, f"--smooth-value is ignored by the {o['smooth_method']} smoothing method")
-    def build_metrics(refs: list[list[str]] | None = None) -> list[Any]:
-        return mcli.build_metrics(o, refs, tscli.target_language(o))
-
-    sigcli.check_mode(o)
-    metrics = build_metrics()  # validates every option before any input is read
-    if o["sentence_level"] and len(metrics) > 1:
+    options = _options(flags)
+    _check_conflicts(options)
+    data = tscli.test_data_for(options)
+    notices = Notices(options.output.quiet)
+    bleu = options.metrics.bleu
+    if bleu.smooth_value is not None and bleu.smooth_method in ("exp", "none") and "bleu" in options.metrics.names:
+        notices.show(f"--smooth-value is ignored by the {bleu.smooth_method} smoothing method")
+    # every option is validated (by building the metrics) before any input is read
+    metrics = options.metrics.build(None, options.testset.target_language,
+                                    data.signature_fields() if data is not None else None)
+    if options.sentence_level and len(metrics) > 1:
         raise click.UsageError("--sentence-level takes one metric (-m)")
-    if o["expect_signature"] is not None:  # a malformed expectation is a usage error, before any work
-        _expected_for(o["expect_signature"], metrics)
+    if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work
+        expected_signature_fields(options.expect_signature, [m.name for m in metrics])
+    inputs = _open_inputs(options, data, notices)
+    result = run(options, metrics, inputs)
+    finish(options, result, notices, tscli.json_extra(data) if data is not None else None)
+    return 0
 
-    notices: list[str] = []
+
+def _options(flags: dict[str, Any]) -> RunOptions:
+    """The run's typed options; significance flags that make no sense together are usage errors."""
+    from ..significance import resolve_seed
+
+    if flags["paired_bs"] and flags["paired_ar"]:
+        raise click.UsageError("--paired-bs and --paired-ar cannot be used together")
+    if flags["confidence"] and (flags["paired_bs"] or flags["paired_ar"]):
+        raise click.UsageError("--confidence is for one system; paired tests report intervals themselves")
+    seed_text = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
+    return RunOptions.from_cli(flags, seed=resolve_seed(seed_text), color=False)
+
+
+def _open_inputs(options: RunOptions, data: Any, notices: Notices) -> Inputs:
+    from ..inputs import open_references, open_system
+    from ..pipeline import Inputs
+    from . import testsets as tscli
+
     if data is not None:
-        ref_names, references = tscli.reference_names(data), data.references
-        o["_json_extra"] = tscli.json_extra(data)
+        reference_names, references = tscli.reference_names(data), data.references
     else:
-        ref_names, references = open_references(o["refs"], o["num_refs"], o["encoding"], notices)
+        reference_names, references = open_references(options.inputs.refs, options.inputs.num_refs,
+                                                      options.inputs.encoding, notices.pending)
     system_names: list[str] = []
-    systems = []
-    for path in list(o["inputs"]) or ["-"]:
+    systems: list[Any] = []
+    for path in options.inputs.systems or ("-",):
         stdin = _stdin_stream() if path == "-" else None
-        names, streams = open_system(path, o["encoding"], notices, stdin, o["tsv"])
+        names, streams = open_system(path, options.inputs.encoding, notices.pending, stdin, options.inputs.tsv)
         system_names.extend(names)
         systems.extend(streams)
     if data is not None:
         systems = tscli.filter_systems(data, system_names, systems)
-
-    if sigcli.requested(o):
-        sigcli.run(o, build_metrics, systems, references, system_names, ref_names)
-        _show_notices(o, notices)
-        return 0
-    if o["sentence_level"]:
-        (metric,) = metrics
-        metric.expect_references(len(references))
-        signature = metric.signature()
-        if data is not None:
-            signature = signature.with_fields(**data.signature_fields())
-        _check_expected_signature(o, signature)
-        results = sentence_scores(metric, systems[0], references, system_names[0], ref_names)
-        if data is not None:
-            results = (tscli.with_test_signature(data, r) for r in results)
-        _print_sentences(o, results, notices)
-        return 0
-    scores = score_streams_multi(metrics, systems, references, system_names, ref_names, jobs=o["jobs"])
-    if data is not None:
-        scores = [[tscli.with_test_signature(data, s) for s in row] for row in scores]
-    _show_notices(o, notices)
-    _check_expected_signature(o, [score.signature for score in scores[0]])
-    _print_corpus(o, system_names, scores)
-    return 0
+    return Inputs(system_names, systems, reference_names, references,
+                  from_stdin=options.inputs.systems in ((), ("-",)))
 
 
-def _show_notices(o: dict[str, Any], notices: list[str]) -> None:
-    for notice in notices:
-        report_notice(o, notice)
-    notices.clear()
+def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: dict[str, Any] | None) -> None:
+    """The final step of every mode: the expected signature, then the rendering, then stdout."""
+    from .. import render
+    from ..pipeline import check_expected_signature
+
+    output = options.output
+    if result.sentences is not None:
+        check_expected_signature(options.expect_signature, result.signatures)
+        for score in result.sentences:  # printed as computed, so `| head` stops the work early
+            emit(render.sentence(score, output))
+            notices.flush()
+        notices.flush()
+        return
+    notices.flush()
+    check_expected_signature(options.expect_signature, result.signatures)
+    if result.mode == "corpus":
+        emit(render.corpus(result.system_names, result.scores, output, test_set))
+    elif result.mode == "ci":
+        emit(render.confidence(result.confidence, output, test_set))
+    else:
+        emit(render.paired(result.paired, output))
 
 
-def report_notice(options: dict[str, Any], message: str) -> None:
-    if not options["quiet"]:
-        report.warning(message)
+class Notices:
+    """Notices about the input (BOM, tabs...) gathered while reading, shown on stderr unless ``-q``."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.pending: list[str] = []
+
+    def show(self, message: str) -> None:
+        if not self.quiet:
+            report.warning(message)
+
+    def flush(self) -> None:
+        for notice in self.pending:
+            self.show(notice)
+        self.pending.clear()
 
 
-def _check_conflicts(o: dict[str, Any]) -> None:
-    if o["sentence_level"] and len(o["inputs"]) > 1:
+def _check_conflicts(options: RunOptions) -> None:
+    systems = options.inputs.systems
+    if options.sentence_level and len(systems) > 1:
         raise click.UsageError("--sentence-level scores one system: give a single -i file")
-    if o["sentence_level"] and o["tsv"]:
+    if options.sentence_level and options.inputs.tsv:
         raise click.UsageError("--sentence-level scores one system: --tsv cannot be used with it")
-    if o["tsv"] and o["inputs"] and "-" not in o["inputs"]:
+    if options.sentence_level and options.significance.test is not None:
+        raise click.UsageError("statistical tests are unavailable in sentence-level mode (-sl)")
+    if options.inputs.tsv and systems and "-" not in systems:
         raise click.UsageError("--tsv applies to stdin, but hypotheses come from -i files")
-    names = [p for p in o["inputs"]]
-    duplicates = sorted({p for p in names if names.count(p) > 1})
+    duplicates = sorted({p for p in systems if systems.count(p) > 1})
     if duplicates:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")
 
@@ -194,73 +241,4 @@ def _stdin_stream() -> Any:
     return click.get_binary_stream("stdin")
 
 
-def _expected_for(text: str, candidates: list[Any]) -> tuple[int, dict[str, str]]:
-    """Which metric an expected signature is about (its ``NAME|`` prefix, else the first), and its fields."""
-    from ..signature import metric_family, parse_signature
-
-    names = [c.name if hasattr(c, "name") else c.metric for c in candidates]
-    head = text.strip().split("|", 1)[0]
-    index = 0
-    if ":" not in head:
-        families = [metric_family(n) for n in names]
-        if metric_family(head) in families:
-            index = families.index(metric_family(head))
-    return index, parse_signature(text, metric=names[index])[1]
-
-
-def _check_expected_signature(o: dict[str, Any], signatures: Any) -> None:
-    expected = o["expect_signature"]
-    if expected is None:
-        return
-    signatures = signatures if isinstance(signatures, list) else [signatures]
-    index, fields = _expected_for(expected, signatures)
-    differences = signatures[index].diff(fields)
-    if differences:
-        raise SignatureMismatchError(differences)
-
-
-def _print_corpus(o: dict[str, Any], names: list[str], scores: list[list[Any]]) -> None:
-    from ..render import score_dict, systems_json, systems_table, text_lines, to_json
-
-    fmt = (o["output_format"] or "json").lower()
-    width, short = o["width"], o["short"]
-    if len(names) > 1:
-        if o["score_only"]:
-            emit("\n".join(f"{s.score:.{width}f}" for row in scores for s in row))
-        elif fmt == "json":
-            emit(systems_json(names, scores))
-        else:
-            emit(systems_table(names, scores, width, short, latex=fmt == "latex"))
-        return
-    row = scores[0]
-    if o["score_only"]:
-        emit("\n".join(f"{s.score:.{width}f}" for s in row))
-    elif fmt == "json":
-        extra = o.get("_json_extra") or {}
-        emit(to_json({**score_dict(row[0]), **extra}) if len(row) == 1
-             else to_json([{**score_dict(s), **extra} for s in row]))
-    else:
-        emit("\n".join(text_lines(row, width, short)))
-
-
-def _print_sentences(o: dict[str, Any], results: Any, notices: list[str]) -> None:
-    """Print each segment's score as soon as it is computed (text, or JSON lines with -f json)."""
-    import json
-
-    from ..render import check_finite, score_dict
-
-    fmt = (o["output_format"] or "text").lower()
-    width, short = o["width"], o["short"]
-    for result in results:
-        check_finite(result)
-        if o["score_only"]:
-            emit(f"{result.score:.{width}f}")
-        elif fmt == "json":
-            emit(json.dumps(score_dict(result), ensure_ascii=False, allow_nan=False))
-        else:
-            emit(result.format(width=width, short=short))
-        _show_notices(o, notices)
-    _show_notices(o, notices)
-
-
-__all__ = ["score", "run_score"]
+__all__ = ["score", "run_score", "finish"]

@@ -8,7 +8,6 @@ requests and PyYAML are imported only when a test-set option is actually used.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -16,6 +15,7 @@ from typing import Any
 
 import click
 
+from ..options import RunOptions, TestSetOptions
 from . import report
 from .output import emit
 
@@ -113,7 +113,10 @@ class ProgressBar:
             pass
 
 
-def _library_kwargs(o: dict[str, Any]) -> dict[str, Any]:
+def _library_kwargs(o: dict[str, Any] | TestSetOptions) -> dict[str, Any]:
+    if isinstance(o, TestSetOptions):
+        return {"cache_dir": o.cache_dir, "offline": o.offline, "registry": o.registry,
+                "progress": ProgressBar.if_tty()}
     return {"cache_dir": o["cache_dir"], "offline": o["offline"] or None, "registry": o["testsets_registry"],
             "progress": ProgressBar.if_tty()}
 
@@ -187,28 +190,24 @@ def _check_names(o: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------ scoring against a test set
 
-def test_data_for(o: dict[str, Any]) -> Any | None:
+def test_data_for(options: RunOptions) -> Any | None:
     """The :class:`bleucli.testsets.TestData` for ``-t``, or ``None`` when scoring reference files."""
-    if not o["test_set"]:
-        if o["origlang"] or o["subset"]:
+    t = options.testset
+    if not t.test_set:
+        if t.origlang or t.subset:
             raise click.UsageError("--origlang and --subset need a test set (-t)")
         return None
-    if o["refs"]:
+    if options.inputs.refs:
         raise click.UsageError("give either a test set (-t) or reference files, not both")
-    if not o["langpair"]:
+    if not t.langpair:
         raise click.UsageError("-t needs a language pair (-l); see --list -t NAME for the available ones")
-    if o.get("num_refs", 1) != 1:
+    if options.inputs.num_refs != 1:
         raise click.UsageError("--num-refs applies to reference files, not to -t")
     from .. import testsets as ts
 
-    _check_names(o)
-    return ts.load_test_data(o["test_set"], o["langpair"], origlang=o["origlang"], subset=o["subset"],
-                             **_library_kwargs(o))
-
-
-def target_language(o: dict[str, Any]) -> str:
-    pair = o.get("langpair") or ""
-    return pair.split("-", 1)[1] if "-" in pair else ""
+    for name in ts.split_test_sets(t.test_set):  # unknown set/pair errors before any download
+        ts.describe(name, registry=t.registry).pair(t.langpair)
+    return ts.load_test_data(t.test_set, t.langpair, origlang=t.origlang, subset=t.subset, **_library_kwargs(t))
 
 
 def reference_names(data: Any) -> list[str]:
@@ -220,12 +219,7 @@ def filter_systems(data: Any, names: list[str], streams: list[Any]) -> list[list
     return [data.filter_hypotheses(list(stream), source=name) for name, stream in zip(names, streams)]
 
 
-def with_test_signature(data: Any, score: Any) -> Any:
-    """The score with ``test:``/``lang:`` (and origlang/subset) in its signature."""
-    return dataclasses.replace(score, signature=score.signature.with_fields(**data.signature_fields()))
-
-
 def json_extra(data: Any) -> dict[str, Any]:
-    """What the JSON output adds for a test set: its names, pair and the reference data hash."""
-    return {"test_set": {"name": data.test, "language_pair": data.pair, "data_sha256": data.data_hash,
-                         "origlang": data.origlang, "subset": data.subset}}
+    """The JSON ``test_set`` object: the set's names, pair, filters and the reference data hash."""
+    return {"name": data.test, "language_pair": data.pair, "data_sha256": data.data_hash,
+            "origlang": data.origlang, "subset": data.subset}

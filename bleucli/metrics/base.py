@@ -50,26 +50,24 @@ class Score:
         return score
 
     def format(self, width: int = 1, score_only: bool = False, short: bool = False) -> str:
-        """sacreBLEU's text line: ``NAME|signature = score[ details]``."""
-        value = f"{self.score:.{width}f}"
-        if score_only:
-            return value
-        details = self.details()
-        line = f"{self.name}|{self.signature.format(short)} = {value}"
-        return f"{line} {details}" if details else line
+        """sacreBLEU's text line: ``NAME|signature = score[ details]`` (built by :mod:`bleucli.render`)."""
+        from ..render.text import score_line
+
+        return score_line(self, width, score_only, short)
 
     def details(self) -> str:
         """The verbose part printed after the score (empty for most metrics)."""
         return ""
 
+    def statistics_data(self) -> dict[str, Any]:
+        """The metric's own result fields (BLEU's counts and lengths...), for JSON."""
+        return {}
+
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping with the unrounded score and the signature fields."""
-        return {
-            "name": self.name,
-            "score": self.score,
-            "signature": self.signature.format(),
-            "signature_fields": self.signature.to_dict(),
-        }
+        """The unrounded data of this score, JSON-ready (:func:`bleucli.render.records.score_data`)."""
+        from ..render.records import score_data
+
+        return score_data(self)
 
 
 def check_references(references: Any) -> list[Sequence[str | None]]:

@@ -15,17 +15,15 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..errors import OptionError
+from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, SMOOTH_DEFAULTS
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
 from .compiled import StoredReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
 
-#: Smoothing methods and their default values (``None``: the method takes none).
-SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-
-MAX_ORDER_LIMIT = 9
-DEFAULT_MAX_ORDER = 4
+#: The defaults of every option live in :mod:`bleucli.options`; named here for this module's readers.
+DEFAULT_MAX_ORDER = BLEU_DEFAULTS.max_order
 
 #: Stand-in for log(0): drives the geometric mean, and so the score, to 0.
 _LOG_ZERO = -9999999999
@@ -57,24 +55,9 @@ class BLEUScore(Score):
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        data.update(
-            verbose_score=self.details(),
-            counts=list(self.counts),
-            totals=list(self.totals),
-            precisions=list(self.precisions),
-            bp=self.bp,
-            ratio=self.ratio,
-            sys_len=self.sys_len,
-            ref_len=self.ref_len,
-            nrefs=_nrefs_value(self.signature.to_dict()["nrefs"]),
-        )
-        return data
-
-
-def _nrefs_value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
+    def statistics_data(self) -> dict[str, Any]:
+        return {"counts": list(self.counts), "totals": list(self.totals), "precisions": list(self.precisions),
+                "bp": self.bp, "ratio": self.ratio, "sys_len": self.sys_len, "ref_len": self.ref_len}
 
 
 def check_smoothing(method: str, value: float | None) -> float | None:
@@ -202,13 +185,13 @@ class BLEU(Metric[BLEURefData]):
 
     def __init__(
         self,
-        lowercase: bool = False,
-        force: bool = False,
-        tokenize: str | None = None,
-        smooth_method: str = "exp",
-        smooth_value: float | None = None,
-        max_ngram_order: int = DEFAULT_MAX_ORDER,
-        effective_order: bool = False,
+        lowercase: bool = BLEU_DEFAULTS.lowercase,
+        force: bool = BLEU_DEFAULTS.force,
+        tokenize: str | None = BLEU_DEFAULTS.tokenize,
+        smooth_method: str = BLEU_DEFAULTS.smooth_method,
+        smooth_value: float | None = BLEU_DEFAULTS.smooth_value,
+        max_ngram_order: int = BLEU_DEFAULTS.max_order,
+        effective_order: bool = BLEU_DEFAULTS.effective_order,
         trg_lang: str = "",
         references: Sequence[Sequence[str | None]] | None = None,
     ) -> None:

@@ -29,6 +29,7 @@ from operator import add, itemgetter, or_
 from typing import Any, Protocol
 
 from ..errors import OptionError
+from ..options import CHRF_DEFAULTS
 from .base import Metric, Score
 from .compiled import _load, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
@@ -40,9 +41,10 @@ PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 #: Stand-in for 0 precision/recall/F, as in chrF++.py, NLTK and Moses.
 EPS = 1e-16
 
-DEFAULT_CHAR_ORDER = 6
-DEFAULT_WORD_ORDER = 0
-DEFAULT_BETA = 2
+#: The defaults of every option live in :mod:`bleucli.options`; named here for this module's readers.
+DEFAULT_CHAR_ORDER = CHRF_DEFAULTS.char_order
+DEFAULT_WORD_ORDER = CHRF_DEFAULTS.word_order
+DEFAULT_BETA = CHRF_DEFAULTS.beta
 
 _ZEROS = repeat(0)  # shared default for dict.get in map(); repeat() never runs out
 _ONES = repeat(1)
@@ -58,11 +60,8 @@ class CHRFScore(Score):
     word_order: int = DEFAULT_WORD_ORDER
     beta: int = DEFAULT_BETA
 
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        data.update(char_order=self.char_order, word_order=self.word_order, beta=self.beta,
-                    nrefs=self.signature.to_dict()["nrefs"])
-        return data
+    def statistics_data(self) -> dict[str, Any]:
+        return {"char_order": self.char_order, "word_order": self.word_order, "beta": self.beta}
 
 
 def split_punctuation(line: str) -> list[str]:
@@ -346,9 +345,9 @@ class CHRF(Metric[ChrfRefData]):
         char_order: int = DEFAULT_CHAR_ORDER,
         word_order: int = DEFAULT_WORD_ORDER,
         beta: int = DEFAULT_BETA,
-        lowercase: bool = False,
-        whitespace: bool = False,
-        eps_smoothing: bool = False,
+        lowercase: bool = CHRF_DEFAULTS.lowercase,
+        whitespace: bool = CHRF_DEFAULTS.whitespace,
+        eps_smoothing: bool = CHRF_DEFAULTS.eps_smoothing,
         references: Sequence[Sequence[str | None]] | None = None,
     ) -> None:
         self.char_order = _check_int("character order", char_order, 0)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..options import TER_DEFAULTS
 from .base import Metric, Score
 from .ter_edit import shift_edit_distance
 from .ter_tokenizer import TercomTokenizer
@@ -25,11 +26,8 @@ class TERScore(Score):
     num_edits: int = 0
     ref_length: float = 0.0
 
-    def to_dict(self) -> dict[str, Any]:
-        data = super().to_dict()
-        data.update(num_edits=self.num_edits, ref_length=self.ref_length,
-                    nrefs=self.signature.to_dict()["nrefs"])
-        return data
+    def statistics_data(self) -> dict[str, Any]:
+        return {"num_edits": self.num_edits, "ref_length": self.ref_length}
 
 
 def ter_from_statistics(num_edits: float, ref_length: float) -> float:
@@ -51,10 +49,10 @@ class TER(Metric[RefWords]):
 
     def __init__(
         self,
-        normalized: bool = False,
-        no_punct: bool = False,
-        asian_support: bool = False,
-        case_sensitive: bool = False,
+        normalized: bool = TER_DEFAULTS.normalized,
+        no_punct: bool = TER_DEFAULTS.no_punct,
+        asian_support: bool = TER_DEFAULTS.asian_support,
+        case_sensitive: bool = TER_DEFAULTS.case_sensitive,
         references: Sequence[Sequence[str | None]] | None = None,
     ) -> None:
         self.normalized = bool(normalized)

@@ -2,21 +2,22 @@
 
 Pure functions from result objects (:mod:`bleucli.significance`) to strings;
 nothing here prints. The text and LaTeX shapes are sacreBLEU 2.6's, character
-for character (with bleucli's signatures); the JSON is bleucli's own: it keeps
-sacreBLEU's list-of-systems shape but carries each metric's signature and the
-unrounded ``score``, ``mean``, ``ci`` and ``p_value``.
+for character (with bleucli's signatures); the JSON is sacreBLEU's objects
+with bleucli's keys added (:mod:`.records`): each metric's signature in paired
+tables, the unrounded ``mean``, ``ci`` and ``n_samples`` of an interval.
 
 Strings are returned without a final newline; the CLI prints them with one.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
-from .significance import ConfidenceResult, PairedResult, SystemResult
-from .table import fancy_grid, latex_booktabs
+from ..significance import ConfidenceResult, PairedResult, SystemResult
+from .records import json_list, score_record, to_json
+from .tables import fancy_grid, latex_booktabs
+from .text import align_on_equals, signatures_block
 
 #: sacreBLEU marks p <= 0.05 with a star (its explanation says "< 0.05"; the code says <=).
 SIGNIFICANCE_LEVEL = 0.05
@@ -52,35 +53,17 @@ def confidence_line(result: ConfidenceResult, width: int = 1, score_only: bool =
     return f"{line} {details}" if details else line
 
 
-def align_on_equals(lines: Sequence[str]) -> list[str]:
-    """Right-align lines on their first ``=`` (sacreBLEU's layout for several metrics)."""
-    cuts = [line.index("=") - 1 if "=" in line else None for line in lines]
-    widths = [c for c in cuts if c is not None]
-    if len(lines) < 2 or not widths:
-        return list(lines)
-    width = max(widths)
-    return [line if cut is None else f"{line[:cut]:>{width}}{line[cut:]}" for line, cut in zip(lines, cuts)]
+def confidence_data(result: ConfidenceResult, width: int = 1, test_set: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON object of one interval: sacreBLEU's (``confidence_mean``, ``confidence_var``,
+    ``confidence``, rounded to ``width``) plus bleucli's unrounded ``mean``, ``ci`` and ``n_samples``."""
+    return score_record(result.corpus, width, confidence=result, test_set=test_set)
 
 
-def confidence_data(result: ConfidenceResult) -> dict[str, Any]:
-    """JSON-ready mapping: the metric's usual fields plus unrounded ``mean`` and ``ci``."""
-    data = result.corpus.to_dict()
-    data.update(
-        score=result.score,
-        mean=result.mean,
-        ci=result.ci,
-        n_samples=result.n_samples,
-        seed=result.seed,
-        signature=result.signature.format(),
-        signature_fields=result.signature.to_dict(),
-    )
-    return data
-
-
-def confidence_json(results: Sequence[ConfidenceResult]) -> str:
-    """One object for one metric, a list for several (indent 1, as single-system JSON)."""
-    data: Any = [confidence_data(r) for r in results]
-    return json.dumps(data[0] if len(data) == 1 else data, indent=1, ensure_ascii=False)
+def confidence_json(results: Sequence[ConfidenceResult], width: int = 1,
+                    test_set: dict[str, Any] | None = None) -> str:
+    """One object for one metric, a hand-joined list for several (as sacreBLEU prints them)."""
+    records = [confidence_data(r, width, test_set) for r in results]
+    return to_json(records[0]) if len(records) == 1 else json_list(records)
 
 
 # -- paired tests ------------------------------------------------------------------------
@@ -170,13 +153,6 @@ def paired_explanation(test: str, n: int, baseline: str, color: bool = False) ->
     ])
 
 
-def signatures_block(signatures: Sequence[tuple[str, str]]) -> str:
-    """``Metric signatures`` under a dashed header, one `` - NAME      signature`` line each."""
-    lines = ["-----------------", "Metric signatures", "-----------------"]
-    lines += [f" - {name:<10} {signature}" for name, signature in signatures]
-    return "\n".join(lines)
-
-
 def paired_data(results: Sequence[PairedResult]) -> list[dict[str, Any]]:
     """One mapping per system: its label, then per metric score/p_value/mean/ci/signature."""
     _check_paired(results)
@@ -198,7 +174,7 @@ def paired_data(results: Sequence[PairedResult]) -> list[dict[str, Any]]:
 
 def paired_json(results: Sequence[PairedResult]) -> str:
     """The paired results as JSON (indent 4, like sacreBLEU's, plus signatures)."""
-    return json.dumps(paired_data(results), indent=4, ensure_ascii=False)
+    return to_json(paired_data(results), indent=4)
 
 
 def render_paired(results: Sequence[PairedResult], fmt: str = "text", width: int = 1,

@@ -1,0 +1,137 @@
+"""One scoring run, from typed options and opened inputs to a result: the API under the CLI.
+
+Every mode goes through :func:`run` and comes back as a :class:`RunResult`
+with the signatures it will print, so that the final steps are the same for
+all of them (the CLI's :func:`bleucli.cli.score.finish`): check
+``--expect-signature``, render, print. Test-set fields (``test:``,
+``lang:``...) are given to the metrics when they are built
+(:meth:`~bleucli.options.MetricOptions.build`), so every score of every mode
+carries them.
+
+::
+
+    options  ──► metrics (MetricOptions.build)
+    inputs   ──► aligned segments ──► chunks ──► Workers (executor) ──► Statistics ──► scores
+                                                          └── rows ──► significance ──► results
+    RunResult ──► expected signature check ──► bleucli.render ──► stdout
+
+Nothing here prints, exits or imports click.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import OptionError, SignatureMismatchError
+from .options import RunOptions
+
+if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import Executor
+
+    from .metrics.base import Metric, Score
+    from .signature import Signature
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Opened input streams and their names (files, stdin columns or a test set's fields)."""
+
+    system_names: Sequence[str]
+    systems: Sequence[Iterable[str]]
+    reference_names: Sequence[str]
+    references: Sequence[Iterable[str]]
+    #: names for paired tables when the systems came from stdin columns (sacreBLEU's Baseline, System 1...)
+    from_stdin: bool = False
+
+
+@dataclass
+class RunResult:
+    """What a run produced, by mode; ``signatures`` are what it will print (one per metric)."""
+
+    mode: str
+    signatures: list[Signature]
+    system_names: Sequence[str] = ()
+    #: ``corpus``: ``[system][metric]``
+    scores: list[list[Score]] = field(default_factory=list)
+    #: ``sentence``: produced as the input is read
+    sentences: Iterator[Score] | None = None
+    #: ``ci``: one per metric
+    confidence: list[Any] = field(default_factory=list)
+    #: ``bs``/``ar``: one per metric
+    paired: list[Any] = field(default_factory=list)
+
+
+def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
+        executor: Executor | None = None) -> RunResult:
+    """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`)."""
+    from .streaming import score_streams_multi, sentence_scores, stream_rows
+
+    nrefs = len(inputs.references)
+    signatures = [metric.signature(nrefs) for metric in metrics]
+    mode = options.mode
+    if mode == "sentence":
+        if len(metrics) != 1 or len(inputs.systems) != 1:
+            raise OptionError("--sentence-level scores one system with one metric")
+        sentences = sentence_scores(metrics[0], inputs.systems[0], inputs.references, inputs.system_names[0],
+                                    inputs.reference_names)
+        return RunResult(mode, signatures, inputs.system_names, sentences=sentences)
+    if mode == "corpus":
+        scores = score_streams_multi(metrics, inputs.systems, inputs.references, inputs.system_names,
+                                     inputs.reference_names, options.jobs, executor)
+        return RunResult(mode, [s.signature for s in scores[0]], inputs.system_names, scores=scores)
+
+    from .significance import (
+        confidence_interval, default_system_names, paired_system_names, paired_test, seed_label,
+    )
+
+    test = options.significance
+    if test.paired and len(inputs.systems) < 2:
+        raise OptionError("paired tests need several systems: give the baseline and the others with -i")
+    if mode == "ci" and len(inputs.systems) > 1:
+        raise OptionError("--confidence takes one system; use --paired-bs or --paired-ar for several")
+    rows = stream_rows(metrics, inputs.systems, inputs.references, inputs.system_names, inputs.reference_names,
+                       options.jobs, executor)
+    resampling = {"bs" if mode != "ar" else "ar": test.resamples, "seed": seed_label(test.seed)}
+    signatures = [s.with_fields(**resampling) for s in signatures]
+    if mode == "ci":
+        intervals = [confidence_interval(metric, per_metric[0], test.resamples, test.seed, nrefs=nrefs)
+                     for metric, per_metric in zip(metrics, rows)]
+        return RunResult(mode, signatures, inputs.system_names, confidence=intervals)
+    names = (default_system_names(len(inputs.systems)) if inputs.from_stdin
+             else paired_system_names(list(inputs.system_names)))
+    results = [paired_test(mode, metric, per_metric[0], per_metric[1:], test.resamples,  # type: ignore[arg-type]
+                           test.seed, names=names, jobs=options.jobs, nrefs=nrefs)
+               for metric, per_metric in zip(metrics, rows)]
+    return RunResult(mode, signatures, inputs.system_names, paired=results)
+
+
+def expected_signature_fields(expected: str, names: Sequence[str]) -> tuple[int, dict[str, str]]:
+    """Which metric an expected signature is about (its ``NAME|`` prefix, else the first), and its fields.
+
+    Raises :class:`OptionError` for a malformed expectation, so the CLI can
+    refuse it before reading any input.
+    """
+    from .signature import metric_family, parse_signature
+
+    head = expected.strip().split("|", 1)[0]
+    index = 0
+    if ":" not in head:
+        families = [metric_family(n) for n in names]
+        if metric_family(head) in families:
+            index = families.index(metric_family(head))
+    return index, parse_signature(expected, metric=names[index])[1]
+
+
+def check_expected_signature(expected: str | None, signatures: Sequence[Signature]) -> None:
+    """Raise :class:`SignatureMismatchError` when the run's signature differs from ``expected``."""
+    if expected is None:
+        return
+    index, fields = expected_signature_fields(expected, [s.metric for s in signatures])
+    differences = signatures[index].diff(fields)
+    if differences:
+        raise SignatureMismatchError(differences)
+
+
+__all__ = ["Inputs", "RunResult", "run", "check_expected_signature", "expected_signature_fields"]

@@ -1,0 +1,66 @@
+"""sacreBLEU's text shapes for scores: one line per score, and the table of several systems.
+
+Text output follows sacreBLEU's shapes character for character so that
+existing log parsers keep working. Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .records import check_finite
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..metrics.base import Score
+
+
+def score_line(score: Score, width: int = 1, score_only: bool = False, short: bool = False) -> str:
+    """``NAME|signature = score[ details]`` (or just the score)."""
+    value = f"{score.score:.{width}f}"
+    if score_only:
+        return value
+    details = score.details()
+    line = f"{score.name}|{score.signature.format(short)} = {value}"
+    return f"{line} {details}" if details else line
+
+
+def align_on_equals(lines: Sequence[str]) -> list[str]:
+    """Right-align lines on their first `` = `` (sacreBLEU's layout for several metrics)."""
+    cuts = [line.index(" = ") if " = " in line else None for line in lines]
+    widths = [c for c in cuts if c is not None]
+    if len(lines) < 2 or not widths:
+        return list(lines)
+    width = max(widths)
+    return [line if cut is None else " " * (width - cut) + line for line, cut in zip(lines, cuts)]
+
+
+def text_lines(scores: Sequence[Score], width: int, short: bool) -> list[str]:
+    """sacreBLEU's text lines, right-aligned on ``=`` when several metrics are shown."""
+    for score in scores:
+        check_finite(score)
+    return align_on_equals([score_line(score, width=width, short=short) for score in scores])
+
+
+def systems_table(
+    names: Sequence[str], scores: Sequence[Sequence[Score]], width: int, short: bool, latex: bool = False
+) -> str:
+    """The multi-system table followed by the signature block, as sacreBLEU prints it."""
+    from .tables import fancy_grid, latex_booktabs
+
+    metrics = [score.name for score in scores[0]]
+    headers = ["System", *metrics]
+    rows = []
+    for name, system_scores in zip(names, scores):
+        for score in system_scores:
+            check_finite(score)
+        rows.append([name, *(f"{s.score:.{width}f}" for s in system_scores)])
+    table = (latex_booktabs if latex else fancy_grid)(headers, rows, ["right", *["center"] * len(metrics)])
+    return f"{table}\n\n{signatures_block([(s.name, s.signature.format(short)) for s in scores[0]])}"
+
+
+def signatures_block(signatures: Sequence[tuple[str, str]]) -> str:
+    """``Metric signatures`` under a dashed header, one `` - NAME      signature`` line each."""
+    lines = ["-----------------", "Metric signatures", "-----------------"]
+    lines += [f" - {name:<10} {signature}" for name, signature in signatures]
+    return "\n".join(lines)
