@@ -3,7 +3,8 @@
 ``references`` is a list of reference *streams* (``references[k][i]`` is the
 k-th reference of segment i), exactly as in sacreBLEU, but streams of
 different lengths raise :class:`bleucli.errors.LengthMismatchError` instead of
-being silently truncated.
+being silently truncated. Defaults are :mod:`bleucli.options`' (the API's
+``tokenize="13a"`` and ``sentence_bleu``'s effective order are sacreBLEU's own).
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .metrics.bleu import BLEU, BLEUScore
+from .options import BLEU_DEFAULTS as B
+from .options import CHRF_DEFAULTS as C
+from .options import TER_DEFAULTS as T
 from .metrics.chrf import CHRF, CHRFScore
 from .metrics.ter import TER, TERScore
 
@@ -18,12 +22,12 @@ from .metrics.ter import TER, TERScore
 def corpus_bleu(
     hypotheses: Iterable[str],
     references: Sequence[Sequence[str | None]],
-    smooth_method: str = "exp",
-    smooth_value: float | None = None,
-    force: bool = False,
-    lowercase: bool = False,
+    smooth_method: str = B.smooth_method,
+    smooth_value: float | None = B.smooth_value,
+    force: bool = B.force,
+    lowercase: bool = B.lowercase,
     tokenize: str = "13a",
-    use_effective_order: bool = False,
+    use_effective_order: bool = B.effective_order,
 ) -> BLEUScore:
     """Corpus BLEU as sacreBLEU's ``corpus_bleu`` computes it."""
     metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
@@ -44,9 +48,9 @@ def raw_corpus_bleu(
 def sentence_bleu(
     hypothesis: str,
     references: Sequence[str],
-    smooth_method: str = "exp",
-    smooth_value: float | None = None,
-    lowercase: bool = False,
+    smooth_method: str = B.smooth_method,
+    smooth_value: float | None = B.smooth_value,
+    lowercase: bool = B.lowercase,
     tokenize: str = "13a",
     use_effective_order: bool = True,
 ) -> BLEUScore:
@@ -59,11 +63,11 @@ def sentence_bleu(
 def corpus_chrf(
     hypotheses: Iterable[str],
     references: Sequence[Sequence[str | None]],
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: int = 2,
-    remove_whitespace: bool = True,
-    eps_smoothing: bool = False,
+    char_order: int = C.char_order,
+    word_order: int = C.word_order,
+    beta: int = C.beta,
+    remove_whitespace: bool = not C.whitespace,
+    eps_smoothing: bool = C.eps_smoothing,
 ) -> CHRFScore:
     """Corpus chrF as sacreBLEU's ``corpus_chrf`` (note ``remove_whitespace``, not ``whitespace``)."""
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
@@ -74,11 +78,11 @@ def corpus_chrf(
 def sentence_chrf(
     hypothesis: str,
     references: Sequence[str],
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: int = 2,
-    remove_whitespace: bool = True,
-    eps_smoothing: bool = False,
+    char_order: int = C.char_order,
+    word_order: int = C.word_order,
+    beta: int = C.beta,
+    remove_whitespace: bool = not C.whitespace,
+    eps_smoothing: bool = C.eps_smoothing,
 ) -> CHRFScore:
     """Sentence chrF as sacreBLEU's ``sentence_chrf``."""
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
@@ -89,10 +93,10 @@ def sentence_chrf(
 def corpus_ter(
     hypotheses: Iterable[str],
     references: Sequence[Sequence[str | None]],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
+    normalized: bool = T.normalized,
+    no_punct: bool = T.no_punct,
+    asian_support: bool = T.asian_support,
+    case_sensitive: bool = T.case_sensitive,
 ) -> TERScore:
     """Corpus TER as sacreBLEU's ``corpus_ter``."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
@@ -103,10 +107,10 @@ def corpus_ter(
 def sentence_ter(
     hypothesis: str,
     references: Sequence[str],
-    normalized: bool = False,
-    no_punct: bool = False,
-    asian_support: bool = False,
-    case_sensitive: bool = False,
+    normalized: bool = T.normalized,
+    no_punct: bool = T.no_punct,
+    asian_support: bool = T.asian_support,
+    case_sensitive: bool = T.case_sensitive,
 ) -> TERScore:
     """Sentence TER as sacreBLEU's ``sentence_ter``."""
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,

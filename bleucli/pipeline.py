@@ -18,24 +18,21 @@ carries them.
 Nothing here prints, exits or imports click.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: NamedTuple would compile every string
+# annotation into a ForwardRef at import (start-up time of every scoring run).
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from .errors import OptionError, SignatureMismatchError
+from .metrics.base import Metric, Score
 from .options import RunOptions
+from .signature import Signature
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
 
-    from .metrics.base import Metric, Score
-    from .signature import Signature
 
-
-@dataclass(frozen=True)
-class Inputs:
+class Inputs(NamedTuple):
     """Opened input streams and their names (files, stdin columns or a test set's fields)."""
 
     system_names: Sequence[str]
@@ -46,25 +43,24 @@ class Inputs:
     from_stdin: bool = False
 
 
-@dataclass
-class RunResult:
+class RunResult(NamedTuple):
     """What a run produced, by mode; ``signatures`` are what it will print (one per metric)."""
 
     mode: str
     signatures: list[Signature]
     system_names: Sequence[str] = ()
     #: ``corpus``: ``[system][metric]``
-    scores: list[list[Score]] = field(default_factory=list)
+    scores: Sequence[Sequence[Score]] = ()
     #: ``sentence``: produced as the input is read
-    sentences: Iterator[Score] | None = None
+    sentences: Optional[Iterator[Score]] = None
     #: ``ci``: one per metric
-    confidence: list[Any] = field(default_factory=list)
+    confidence: Sequence[Any] = ()
     #: ``bs``/``ar``: one per metric
-    paired: list[Any] = field(default_factory=list)
+    paired: Sequence[Any] = ()
 
 
 def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
-        executor: Executor | None = None) -> RunResult:
+        executor: "Executor | None" = None) -> RunResult:
     """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`)."""
     from .streaming import score_streams_multi, sentence_scores, stream_rows
 
@@ -124,7 +120,7 @@ def expected_signature_fields(expected: str, names: Sequence[str]) -> tuple[int,
     return index, parse_signature(expected, metric=names[index])[1]
 
 
-def check_expected_signature(expected: str | None, signatures: Sequence[Signature]) -> None:
+def check_expected_signature(expected: Optional[str], signatures: Sequence[Signature]) -> None:
     """Raise :class:`SignatureMismatchError` when the run's signature differs from ``expected``."""
     if expected is None:
         return

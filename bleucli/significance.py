@@ -48,7 +48,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import InputError, OptionError
 from .executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
-from .options import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
+from .options import (  # noqa: F401 - the seed functions are part of this module's API
+    DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, check_seed, resolve_seed, seed_label,
+)
 from .signature import Signature
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,48 +75,7 @@ Stats = Sequence[Sequence[Any]]
 TestType = Literal["bs", "ar"]
 
 
-# -- seeds ----------------------------------------------------------------------------
-def resolve_seed(value: str | int | None = None) -> int | None:
-    """The seed from ``--seed``/``BLEUCLI_SEED``: an int >= 0, or None for unseeded.
-
-    ``None`` (option not given) means the default 12345; the string ``none``
-    (any case) means an unseeded generator, as in sacreBLEU.
-    """
-    if value is None:
-        return DEFAULT_SEED
-    if isinstance(value, bool):
-        raise OptionError(f"invalid seed {value!r}: expected a non-negative integer or 'none'")
-    if isinstance(value, int):
-        seed = value
-    elif isinstance(value, str):
-        text = value.strip()
-        if text.lower() == "none":
-            return None
-        try:
-            seed = int(text)
-        except ValueError:
-            raise OptionError(
-                f"invalid seed '{value}': expected a non-negative integer or 'none'"
-            ) from None
-    else:
-        raise OptionError(f"invalid seed {value!r}: expected a non-negative integer or 'none'")
-    return _check_seed(seed)
-
-
-def _check_seed(seed: int | None) -> int | None:
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise OptionError(f"invalid seed {seed!r}: expected a non-negative integer or None")
-    if seed < 0:
-        raise OptionError(f"invalid seed {seed}: it must be >= 0 (or 'none' for unseeded)")
-    return seed
-
-
-def seed_label(seed: int | None) -> str:
-    """The seed as the signature writes it: the integer, or ``none``."""
-    return "none" if seed is None else str(seed)
-
+# -- seeds: defined with the other options (resolve_seed, seed_label, check_seed) -------------
 
 def _check_count(value: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -442,7 +403,7 @@ def confidence_interval(
     """
     np = _numpy()
     n_samples = _check_count(n_samples, "bootstrap resamples")
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     matrix = _as_matrix(stats, "statistics")
     corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)), nrefs)
     rng = np.random.default_rng(seed)
@@ -507,7 +468,7 @@ def paired_bootstrap(
     """
     np = _numpy()
     n_samples = _check_count(n_samples, "bootstrap resamples")
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names, nrefs)
     n_seg = baseline.shape[0]
 
@@ -565,7 +526,7 @@ def paired_approximate_randomization(
     """
     np = _numpy()
     n_trials = _check_count(n_trials, "randomization trials")
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names, nrefs)
     n_seg = baseline.shape[0]
 

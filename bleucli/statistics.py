@@ -16,7 +16,6 @@ see the notes in ``docs/architecture.md``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Union
 
 from .errors import InputError
@@ -38,16 +37,30 @@ def sum_rows(rows: Iterable[Sequence[Number]]) -> list[Number]:
     return list(map(sum, zip(*rows)))
 
 
-@dataclass(frozen=True)
 class Statistics:
     """The summed statistics of one system under one metric over ``segments`` segments.
 
     This is what a chunk of work returns and what a shard would hold: adding
-    two of them gives the statistics of both parts.
+    two of them gives the statistics of both parts. Immutable by convention
+    (a plain class: a frozen dataclass would cost more at import than the
+    whole class is worth).
     """
 
-    values: tuple[Number, ...]
-    segments: int
+    __slots__ = ("values", "segments")
+
+    def __init__(self, values: tuple[Number, ...], segments: int) -> None:
+        self.values = values
+        self.segments = segments
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Statistics):
+            return NotImplemented
+        return self.values == other.values and self.segments == other.segments
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Statistics(values={self.values!r}, segments={self.segments})"
 
     @classmethod
     def of_rows(cls, rows: Sequence[Sequence[Number]]) -> Statistics:

@@ -70,3 +70,15 @@ def test_confidence_json_carries_the_checked_signature() -> None:
     data = json.loads(result.stdout)
     assert data["signature"].startswith("nrefs:1|bs:20|seed:12345|")
     assert (data["bs"], data["seed"]) == ("20", "12345")
+
+
+def test_version_says_when_the_pure_python_matchers_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleucli.metrics.compiled import implementation
+    from conftest import run_subprocess
+
+    monkeypatch.delenv("BLEUCLI_PURE_PYTHON", raising=False)
+    plain = run_subprocess(["--version"]).stdout.decode()
+    assert plain.startswith("bleucli ")
+    assert ("pure-Python n-gram matchers" in plain) == (implementation() == "python")
+    monkeypatch.setenv("BLEUCLI_PURE_PYTHON", "1")
+    assert "pure-Python n-gram matchers" in run_subprocess(["--version"]).stdout.decode()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..options import (
-    BLEU_DEFAULTS, FORMATS, MAX_ORDER_LIMIT, SMOOTH_DEFAULTS, InputOptions, OutputOptions, RunOptions,
+    BLEU_DEFAULTS, FORMATS, INPUT_DEFAULTS, MAX_ORDER_LIMIT, OUTPUT_DEFAULTS, RUN_DEFAULTS, SMOOTH_DEFAULTS, RunOptions,
 )
 from ..version import __version__
 from . import report
@@ -46,9 +46,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.argument("refs", nargs=-1, metavar="REF...")
 @click.option("-i", "--input", "inputs", multiple=True, metavar="FILE...",
               help="System output file(s); several make a table. '-' is stdin. Default: stdin.")
-@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=InputOptions.num_refs, show_default=True,
+@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
               help="Split the single reference file on tabs into this many references.")
-@click.option("-e", "--encoding", default=InputOptions.encoding, show_default=True,
+@click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
               help="Encoding of reference and hypothesis input (decoded strictly).")
 @click.option("--tsv", is_flag=True,
               help="stdin holds one system per tab-separated column (sacreBLEU guesses this; bleucli needs the flag).")
@@ -67,13 +67,13 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="Maximum n-gram order (signature key 'order' when not 4).")
 @click.option("-sl", "--sentence-level", is_flag=True,
               help="One score per segment (effective order on, as in sacreBLEU).")
-@click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=RunOptions.jobs, show_default=True,
+@click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
               help="Worker processes for scoring (0: one per CPU); the result is identical for any value.")
 @click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
               envvar="BLEUCLI_FORMAT", default=None,
               help="Output format [default: json; text for --sentence-level]. Env: BLEUCLI_FORMAT.")
 @click.option("-b", "--score-only", is_flag=True, help="Print only the score(s).")
-@click.option("-w", "--width", type=click.IntRange(0, 30), default=OutputOptions.width, show_default=True,
+@click.option("-w", "--width", type=click.IntRange(0, 30), default=OUTPUT_DEFAULTS.width, show_default=True,
               help="Decimal places of printed scores (JSON 'score' too, as in sacreBLEU; 'unrounded_score' is exact).")
 @click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
@@ -140,7 +140,7 @@ def _score(flags: dict[str, Any]) -> int:
 
 def _options(flags: dict[str, Any]) -> RunOptions:
     """The run's typed options; significance flags that make no sense together are usage errors."""
-    from ..significance import resolve_seed
+    from ..options import resolve_seed
 
     if flags["paired_bs"] and flags["paired_ar"]:
         raise click.UsageError("--paired-bs and --paired-ar cannot be used together")

@@ -212,6 +212,7 @@ class BLEU(Metric[BLEURefData]):
         # tokenizers whose tokens are single characters offer them as one string
         self._characters = getattr(self.tokenizer, "characters", None)
         compiled = compiled_matcher()
+        self._compiled_matches = None if compiled is None else compiled.ngram_matches
         self._compiled_references = None if compiled is None else compiled.References
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
@@ -241,6 +242,19 @@ class BLEU(Metric[BLEURefData]):
         if len(references) == 1 and not shared:
             return PairReference(self._tokens(references[0]))
         return ReferenceNgrams([self._tokens(ref) for ref in references], self.max_ngram_order)
+
+    def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
+        """The statistics of :meth:`segment_statistics` against ``prepare_references(references, False)``,
+        without building the prepared object: with the compiled matcher a one-system corpus and a
+        sentence score take this path for every segment, where the object costs ~5% of the time."""
+        if self._compiled_matches is None:
+            return self.segment_statistics(hypothesis, self.prepare_references(references, False))
+        hyp = self._sequence(hypothesis)
+        refs = list(map(self._sequence, references))
+        hyp_len = len(hyp)
+        order = self.max_ngram_order
+        ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, map(len, refs))
+        return [hyp_len, ref_len, *self._compiled_matches(hyp, refs, order), *_ngram_totals(hyp_len, order)]
 
     def segment_statistics(self, hypothesis: str, references: BLEURefData) -> list[int]:
         hyp = self._sequence(hypothesis)
