@@ -20,27 +20,21 @@ Nothing here prints, exits or imports click.
 
 # No ``from __future__ import annotations``: NamedTuple would compile every string
 # annotation into a ForwardRef at import (start-up time of every scoring run).
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from .errors import OptionError, SignatureMismatchError
 from .metrics.base import Metric, Score
 from .options import RunOptions
 from .signature import Signature
+from .streaming import Streams
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
 
 
-class Inputs(NamedTuple):
-    """Opened input streams and their names (files, stdin columns or a test set's fields)."""
-
-    system_names: Sequence[str]
-    systems: Sequence[Iterable[str]]
-    reference_names: Sequence[str]
-    references: Sequence[Iterable[str]]
-    #: names for paired tables when the systems came from stdin columns (sacreBLEU's Baseline, System 1...)
-    from_stdin: bool = False
+#: The opened inputs of a run (:class:`bleucli.streaming.Streams`).
+Inputs = Streams
 
 
 class RunResult(NamedTuple):
@@ -87,8 +81,7 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
         raise OptionError("paired tests need several systems: give the baseline and the others with -i")
     if mode == "ci" and len(inputs.systems) > 1:
         raise OptionError("--confidence takes one system; use --paired-bs or --paired-ar for several")
-    rows = stream_rows(metrics, inputs.systems, inputs.references, inputs.system_names, inputs.reference_names,
-                       options.jobs, executor)
+    rows = stream_rows(metrics, inputs, options.jobs, executor)
     resampling = {"bs" if mode != "ar" else "ar": test.resamples, "seed": seed_label(test.seed)}
     signatures = [s.with_fields(**resampling) for s in signatures]
     if mode == "ci":

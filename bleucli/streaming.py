@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import repeat, zip_longest
 from operator import is_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import InputError, LengthMismatchError
 from .executor import CHUNK_SEGMENTS, Workers
 from .metrics.base import Metric, Score, chunks
 from .reading import FileLines, bom_notice
-from .statistics import Statistics, total
+from .statistics import Statistics, sum_rows, total
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
@@ -71,20 +71,34 @@ def score_streams_multi(
 
     See :func:`stream_statistics`; the scores do not depend on ``jobs``.
     """
-    sums = stream_statistics(metrics, systems, references, system_names, reference_names, jobs, executor)
+    streams = Streams(system_names, systems, reference_names, references)
+    sums = stream_statistics(metrics, streams, jobs, executor)
     nrefs = len(references)
     return [[metric.score_from_statistics(per_metric[k].values, nrefs) for metric, per_metric in zip(metrics, sums)]
             for k in range(len(systems))]
 
 
+class Streams(NamedTuple):
+    """Opened input streams and their names (files, stdin columns or a test set's fields)."""
+
+    system_names: Sequence[str]
+    systems: Sequence[Iterable[str]]
+    reference_names: Sequence[str]
+    references: Sequence[Iterable[str]]
+    #: the systems came from stdin columns (paired tables then use sacreBLEU's Baseline, System 1...)
+    from_stdin: bool = False
+
+    def chunks(self, metrics: Sequence[Metric[Any]]) -> Iterator[tuple[list[Any], int]]:
+        """Task arguments: chunks of aligned segments (hypotheses seen by each metric's ``_observe``)."""
+        observed: list[Iterable[str]] = list(self.systems)
+        for metric in metrics:
+            observed = [metric._observe(s) for s in observed]
+        segments = aligned_segments(observed, self.references, self.system_names, self.reference_names)
+        return ((chunk, len(self.systems)) for chunk in chunks(segments, CHUNK_SEGMENTS))
+
+
 def stream_statistics(
-    metrics: Sequence[Metric[Any]],
-    systems: Sequence[Iterable[str]],
-    references: Sequence[Iterable[str]],
-    system_names: Sequence[str],
-    reference_names: Sequence[str],
-    jobs: int = 1,
-    executor: Executor | None = None,
+    metrics: Sequence[Metric[Any]], streams: Streams, jobs: int = 1, executor: Executor | None = None
 ) -> list[list[Statistics]]:
     """Summed :class:`Statistics` ``[metric][system]`` of whole streams, in constant memory.
 
@@ -96,42 +110,27 @@ def stream_statistics(
     parent reads the segments and sends them in chunks.
     """
     with Workers(list(metrics), jobs, executor=executor) as workers:
-        if workers.parallel and _plain_files([*systems, *references]):
-            parts = _file_range_parts(workers, metrics, systems, references, system_names,  # type: ignore[arg-type]
-                                      reference_names)
+        if workers.parallel and _plain_files([*streams.systems, *streams.references]):
+            parts = _file_range_parts(workers, metrics, streams)
         else:
-            observed: list[Iterable[str]] = list(systems)
-            for metric in metrics:
-                observed = [metric._observe(s) for s in observed]
-            rows = aligned_segments(observed, references, system_names, reference_names)
-            parts = workers.map(_chunk_sums, ((chunk, len(systems)) for chunk in chunks(rows, CHUNK_SEGMENTS)))
-        sums: list[list[Statistics | None]] = [[None] * len(systems) for _ in metrics]
+            parts = workers.map(_chunk_sums, streams.chunks(metrics))
+        sums: list[list[Statistics | None]] = [[None] * len(streams.systems) for _ in metrics]
         for part in parts:
             sums = [[total((a, b)) for a, b in zip(mine, theirs)] for mine, theirs in zip(sums, part)]
     return sums  # type: ignore[return-value]  # not None: aligned_segments refuses empty input
 
 
 def stream_rows(
-    metrics: Sequence[Metric[Any]],
-    systems: Sequence[Iterable[str]],
-    references: Sequence[Iterable[str]],
-    system_names: Sequence[str],
-    reference_names: Sequence[str],
-    jobs: int = 1,
-    executor: Executor | None = None,
+    metrics: Sequence[Metric[Any]], streams: Streams, jobs: int = 1, executor: Executor | None = None
 ) -> list[list[list[list[Any]]]]:
     """Per-segment statistics rows ``[metric][system][segment]`` (what resampling tests need).
 
     The same chunks and executor as :func:`stream_statistics`, keeping every
     row instead of their sums.
     """
-    observed: list[Iterable[str]] = list(systems)
-    for metric in metrics:
-        observed = [metric._observe(s) for s in observed]
-    rows: list[list[list[list[Any]]]] = [[[] for _ in systems] for _ in metrics]
-    segments = aligned_segments(observed, references, system_names, reference_names)
+    rows: list[list[list[list[Any]]]] = [[[] for _ in streams.systems] for _ in metrics]
     with Workers(list(metrics), jobs, executor=executor) as workers:
-        for part in workers.map(_chunk_rows, ((chunk, len(systems)) for chunk in chunks(segments, CHUNK_SEGMENTS))):
+        for part in workers.map(_chunk_rows, streams.chunks(metrics)):
             for mine, theirs in zip(rows, part):
                 for system_rows, more in zip(mine, theirs):
                     system_rows.extend(more)
@@ -166,12 +165,7 @@ def _plain_files(streams: Sequence[Iterable[str]]) -> bool:
 
 
 def _file_range_parts(
-    workers: Workers,
-    metrics: Sequence[Metric[Any]],
-    systems: Sequence[FileLines],
-    references: Sequence[FileLines],
-    system_names: Sequence[str],
-    reference_names: Sequence[str],
+    workers: Workers, metrics: Sequence[Metric[Any]], streams: Streams
 ) -> Iterator[list[list[Statistics]]]:
     """Chunk statistics of whole files, each task reading its own line ranges.
 
@@ -182,7 +176,9 @@ def _file_range_parts(
     """
     from .file_ranges import aligned_ranges, index_lines
 
-    files = [*systems, *references]
+    systems, references = streams.systems, streams.references
+    system_names, reference_names = streams.system_names, streams.reference_names
+    files: list[FileLines] = [*systems, *references]  # type: ignore[list-item]  # _plain_files checked
     indexes = [index_lines(f.path, RANGE_LINES) for f in files]
     counts = [index.lines for index in indexes]
     n_systems = len(systems)
@@ -198,8 +194,7 @@ def _file_range_parts(
     suspicious = [[0] * n_systems for _ in metrics]
     arguments = ((ranges, n_systems, files[0].encoding) for ranges in tasks)
     for part, found in workers.map(_range_sums, arguments):
-        for per_metric, more in zip(suspicious, found):
-            per_metric[:] = [a + b for a, b in zip(per_metric, more)]
+        suspicious = [sum_rows([mine, more]) for mine, more in zip(suspicious, found)]
         yield part
     for metric, per_system in zip(metrics, suspicious):
         for count in per_system:
