@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import (corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu,
-                      sentence_chrf, sentence_ter)
+    from .api import corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_chrf, sentence_ter
     from .errors import BleucliError, InputError, LengthMismatchError, OptionError
     from .metrics.bleu import BLEU, BLEUScore, compute_bleu
     from .metrics.chrf import CHRF, CHRFScore

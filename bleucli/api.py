@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .metrics.bleu import BLEU, BLEUScore
+from .metrics.chrf import CHRF, CHRFScore
+from .metrics.ter import TER, TERScore
 from .options import BLEU_DEFAULTS as B
 from .options import CHRF_DEFAULTS as C
 from .options import TER_DEFAULTS as T
-from .metrics.chrf import CHRF, CHRFScore
-from .metrics.ter import TER, TERScore
 
 
 def corpus_bleu(

@@ -29,7 +29,7 @@ def open_references(
         if len(paths) != 1:
             raise OptionError("--num-refs splits one reference file on tabs: give exactly one reference file")
         lines = iter_lines(paths[0], encoding=encoding, notices=notices, strip=False)
-        streams = columns(lines, paths[0], num_refs, "references (--num-refs)")
+        streams: list[Iterable[str]] = list(columns(lines, paths[0], num_refs, "references (--num-refs)"))
         return [f"{paths[0]} (column {k + 1})" for k in range(num_refs)], streams
     return list(paths), [FileLines(p, encoding, notices) for p in paths]
 
@@ -48,7 +48,7 @@ def open_system(
         raise InputError("standard input is closed; give hypotheses with -i FILE", STDIN_NAME)
     if tsv:
         lines = iter_lines(STDIN_NAME, stdin, encoding, notices, strip=False)
-        streams = columns(lines, STDIN_NAME, None, "systems (--tsv)")
+        streams: list[Iterable[str]] = list(columns(lines, STDIN_NAME, None, "systems (--tsv)"))
         return [f"System {k + 1}" for k in range(len(streams))], streams
     return [STDIN_NAME], [_warn_on_tabs(iter_lines(STDIN_NAME, stdin, encoding, notices), notices)]
 

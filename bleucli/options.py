@@ -112,7 +112,7 @@ class MetricOptions(NamedTuple):
         and ``lang``...) that every score of these metrics carries, whatever
         mode produced it.
         """
-        metrics: "list[Metric[Any]]" = []
+        metrics: list[Metric[Any]] = []
         for name in self.names:
             if name == "bleu":
                 from .metrics.bleu import BLEU
@@ -193,7 +193,6 @@ class InputOptions(NamedTuple):
 class TestSetOptions(NamedTuple):
     """A standard test set (``-t``/``-l``) and where its data is cached."""
 
-    __test__ = False  # not a pytest test class despite the name
     test_set: str | None = None
     langpair: str | None = None
     origlang: str | None = None
@@ -309,7 +308,8 @@ __all__ = [
     "BLEUOptions", "CHRFOptions", "TEROptions", "MetricOptions", "SignificanceOptions", "OutputOptions",
     "InputOptions", "TestSetOptions", "RunOptions", "METRIC_NAMES", "SMOOTH_DEFAULTS", "MAX_ORDER_LIMIT",
     "DEFAULT_SEED", "DEFAULT_BOOTSTRAP_SAMPLES", "DEFAULT_AR_TRIALS", "FORMATS", "INPUT_DEFAULTS",
-    "OUTPUT_DEFAULTS", "RUN_DEFAULTS", "resolve_seed", "check_seed", "seed_label", "BLEU_DEFAULTS", "CHRF_DEFAULTS", "TER_DEFAULTS",
+    "OUTPUT_DEFAULTS", "RUN_DEFAULTS", "resolve_seed", "check_seed", "seed_label", "BLEU_DEFAULTS",
+    "CHRF_DEFAULTS", "TER_DEFAULTS",
 ]
 
 INPUT_DEFAULTS = InputOptions()

@@ -21,7 +21,7 @@ Nothing here prints, exits or imports click.
 # No ``from __future__ import annotations``: NamedTuple would compile every string
 # annotation into a ForwardRef at import (start-up time of every scoring run).
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import OptionError, SignatureMismatchError
 from .metrics.base import Metric, Score
@@ -46,7 +46,7 @@ class RunResult(NamedTuple):
     #: ``corpus``: ``[system][metric]``
     scores: Sequence[Sequence[Score]] = ()
     #: ``sentence``: produced as the input is read
-    sentences: Optional[Iterator[Score]] = None
+    sentences: Iterator[Score] | None = None
     #: ``ci``: one per metric
     confidence: Sequence[Any] = ()
     #: ``bs``/``ar``: one per metric
@@ -73,7 +73,11 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
         return RunResult(mode, [s.signature for s in scores[0]], inputs.system_names, scores=scores)
 
     from .significance import (
-        confidence_interval, default_system_names, paired_system_names, paired_test, seed_label,
+        confidence_interval,
+        default_system_names,
+        paired_system_names,
+        paired_test,
+        seed_label,
     )
 
     test = options.significance
@@ -113,7 +117,7 @@ def expected_signature_fields(expected: str, names: Sequence[str]) -> tuple[int,
     return index, parse_signature(expected, metric=names[index])[1]
 
 
-def check_expected_signature(expected: Optional[str], signatures: Sequence[Signature]) -> None:
+def check_expected_signature(expected: str | None, signatures: Sequence[Signature]) -> None:
     """Raise :class:`SignatureMismatchError` when the run's signature differs from ``expected``."""
     if expected is None:
         return

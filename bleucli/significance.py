@@ -49,12 +49,16 @@ from typing import TYPE_CHECKING, Any, Literal
 from .errors import InputError, OptionError
 from .executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
 from .options import (  # noqa: F401 - the seed functions are part of this module's API
-    DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, check_seed, resolve_seed, seed_label,
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    DEFAULT_SEED,
+    check_seed,
+    resolve_seed,
+    seed_label,
 )
 from .signature import Signature
 
 if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
 
     from .metrics.base import Metric, Score
 

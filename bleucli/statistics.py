@@ -16,13 +16,13 @@ see the notes in ``docs/architecture.md``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from typing import Any
 
 from .errors import InputError
 
 #: A statistic: an int for BLEU and chrF; TER's average reference length is a float;
 #: resampling tests hand numpy scalars to the metrics.
-Number = Union[int, float, Any]
+Number = int | float | Any
 
 
 def sum_rows(rows: Iterable[Sequence[Number]]) -> list[Number]:

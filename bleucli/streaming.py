@@ -40,7 +40,7 @@ def aligned_segments(
         if any(map(is_, row, repeat(_END))):
             _length_error(row, count, iterators, names, n_systems)
         count += 1
-        yield row[:n_systems], row[n_systems:]
+        yield row[:n_systems], row[n_systems:]  # type: ignore[misc]  # _END ruled out above
     if count == 0:
         raise InputError(f"is empty (and so is {reference_names[0]})", system_names[0])
 
@@ -191,7 +191,7 @@ def _file_range_parts(
             source.notices.append(bom_notice(source.path))
     steps_per_task = max(1, min(MAX_TASK_LINES, counts[0] // (8 * workers.workers)) // RANGE_LINES)
     tasks = aligned_ranges(indexes, steps_per_task)
-    suspicious = [[0] * n_systems for _ in metrics]
+    suspicious: list[list[Any]] = [[0] * n_systems for _ in metrics]
     arguments = ((ranges, n_systems, files[0].encoding) for ranges in tasks)
     for part, found in workers.map(_range_sums, arguments):
         suspicious = [sum_rows([mine, more]) for mine, more in zip(suspicious, found)]

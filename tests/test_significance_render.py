@@ -7,19 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import datasets
 import sigdata
 from bleucli.metrics.bleu import BLEU
-from bleucli.signature import Signature
-from bleucli.significance import (
-    PairedResult,
-    SystemResult,
-    confidence_interval,
-    default_system_names,
-    paired_system_names,
-    paired_test,
-)
 from bleucli.render.significance import (
-    align_on_equals,
     confidence_data,
     confidence_json,
     confidence_line,
@@ -32,6 +23,16 @@ from bleucli.render.significance import (
     paired_table,
     render_paired,
     signatures_block,
+)
+from bleucli.render.text import align_on_equals
+from bleucli.signature import Signature
+from bleucli.significance import (
+    PairedResult,
+    SystemResult,
+    confidence_interval,
+    default_system_names,
+    paired_system_names,
+    paired_test,
 )
 
 pytest.importorskip("numpy")
@@ -47,10 +48,10 @@ def frozen(name: str, metric: BLEU) -> str:
 
 
 def excerpt() -> tuple[BLEU, list, list[str]]:
-    refs = [stream[:300] for stream in sigdata.references(sigdata.WMT21)]
+    refs = [stream[:300] for stream in datasets.references(sigdata.WMT21)]
     names = sigdata.WMT21_SYSTEMS[:3]
     metric = BLEU()
-    stats = [metric.corpus_statistics(sigdata.system(sigdata.WMT21, n)[:300], refs) for n in names]
+    stats = [metric.corpus_statistics(datasets.system(sigdata.WMT21, n)[:300], refs) for n in names]
     return metric, stats, names
 
 
@@ -163,7 +164,8 @@ def test_confidence_shapes() -> None:
     assert confidence_line(result, score_only=True) == confidence_score(result)
     assert confidence_line(result, short=True).startswith("BLEU|#:3|bs:50|rs:3|")
     data = confidence_data(result, width=2)
-    assert (data["unrounded_score"], data["mean"], data["ci"], data["seed"]) == (result.score, result.mean, result.ci, "3")
+    assert (data["unrounded_score"], data["mean"], data["ci"], data["seed"]) == \
+        (result.score, result.mean, result.ci, "3")
     assert (data["score"], data["confidence_mean"], data["confidence_var"]) == \
         (round(result.score, 2), round(result.mean, 2), round(result.ci, 2))
     assert data["confidence"] == f"μ = {result.mean:.2f} ± {result.ci:.2f}"

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..options import (
-    BLEU_DEFAULTS, FORMATS, INPUT_DEFAULTS, MAX_ORDER_LIMIT, OUTPUT_DEFAULTS, RUN_DEFAULTS, SMOOTH_DEFAULTS, RunOptions,
+    BLEU_DEFAULTS,
+    FORMATS,
+    INPUT_DEFAULTS,
+    MAX_ORDER_LIMIT,
+    OUTPUT_DEFAULTS,
+    RUN_DEFAULTS,
+    SMOOTH_DEFAULTS,
+    RunOptions,
 )
 from ..version import __version__
 from . import report
@@ -58,8 +65,8 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               show_default=True,
               help="BLEU smoothing method.")
 @click.option("-sv", "--smooth-value", type=float, default=None,
-              help=f"Value for floor (default {SMOOTH_DEFAULTS['floor']}) and add-k (default {SMOOTH_DEFAULTS['add-k']}) "
-                   "smoothing; finite and >= 0.")
+              help=f"Value for floor (default {SMOOTH_DEFAULTS['floor']}) and add-k "
+                   f"(default {SMOOTH_DEFAULTS['add-k']}) smoothing; finite and >= 0.")
 @click.option("-lc", "--lowercase", is_flag=True, help="Case-insensitive BLEU.")
 @click.option("--force", is_flag=True, help="Do not warn when the output looks tokenized.")
 @click.option("--max-order", type=click.IntRange(1, MAX_ORDER_LIMIT), default=BLEU_DEFAULTS.max_order,
@@ -78,7 +85,8 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @click.option("--expect-signature", metavar="SIG", default=None,
-              help="Fail with exit code 7 if the signature differs from SIG (a value of '*' matches anything, e.g. version:*).")
+              help="Fail with exit code 7 if the signature differs from SIG "
+                   "(a value of '*' matches anything, e.g. version:*).")
 @click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version (and whether the compiled n-gram matcher is in use) and exit.")
 @testset_options

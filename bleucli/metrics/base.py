@@ -106,13 +106,27 @@ def segments(
     for position, hyp, refs in _aligned(hypotheses, references):
         if not isinstance(hyp, str):
             raise InputError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
-        present = tuple(r for r in refs if r is not None) if any(map(is_, refs, repeat(None))) else refs
-        if not present:
-            raise InputError(f"segment {position} has no reference (every reference stream has None)")
-        if not all(map(isinstance, present, repeat(str))):
-            wrong = next(r for r in present if not isinstance(r, str))
-            raise InputError(f"a reference of segment {position} is {type(wrong).__name__}, not a string")
-        yield hyp, present
+        yield hyp, _present(position, refs)
+
+
+def _present(position: int, refs: tuple[Any, ...]) -> tuple[str, ...]:
+    """A segment's references without the ``None`` of streams that lack it; none left is an error."""
+    present = tuple(r for r in refs if r is not None) if any(map(is_, refs, repeat(None))) else refs
+    if not present:
+        raise InputError(f"segment {position} has no reference (every reference stream has None)")
+    if not all(map(isinstance, present, repeat(str))):
+        wrong = next(r for r in present if not isinstance(r, str))
+        raise InputError(f"a reference of segment {position} is {type(wrong).__name__}, not a string")
+    return present
+
+
+def reference_segments(references: Sequence[Sequence[str | None]]) -> list[tuple[str, ...]]:
+    """Each segment's references (``None`` entries dropped), refusing streams of unequal length."""
+    lengths = [len(stream) for stream in references]
+    if len(set(lengths)) > 1:
+        listed = ", ".join(f"reference stream {k + 1} has {n}" for k, n in enumerate(lengths))
+        raise LengthMismatchError(f"reference streams have different lengths ({listed})")
+    return [_present(position, refs) for position, refs in enumerate(zip(*references), 1)]
 
 
 def _aligned(hypotheses: Iterable[Any], streams: Sequence[Sequence[Any]]) -> Iterator[tuple[int, Any, tuple]]:
@@ -168,7 +182,7 @@ class Metric(ABC, Generic[RefData]):
         if references is not None:
             refs = check_references(references)
             # kept for the whole corpus: the lightest form (shared=False)
-            self._ref_cache = [self.prepare_references(r, shared=False) for _, r in segments(refs[0], refs)]
+            self._ref_cache = [self.prepare_references(r, shared=False) for r in reference_segments(refs)]
             self._nrefs = count_references(refs)
 
     # -- what a metric defines --------------------------------------------------
@@ -233,7 +247,7 @@ class Metric(ABC, Generic[RefData]):
         key = (nrefs, self._signature_key(), tuple(global_fields.items()))
         cached = self.__dict__.get("_signature_cache")
         if cached is not None and cached[0] == key:
-            return cached[1]  # type: ignore[no-any-return]
+            return cached[1]
         built = Signature.build(self.name, self._signature_fields(), nrefs=nrefs, **global_fields)  # type: ignore[arg-type]
         self._signature_cache = (key, built)
         return built

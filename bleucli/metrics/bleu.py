@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any, Protocol
 
 from ..errors import OptionError
@@ -144,7 +144,7 @@ def _bleu(
     return score, correct, total, precisions, bp
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ngram_totals(hyp_len: int, max_order: int) -> tuple[int, ...]:
     """How many n-grams of each order a hypothesis of ``hyp_len`` tokens has (cached: a few hundred lengths occur)."""
     return tuple(hyp_len - n if hyp_len > n else 0 for n in range(max_order))
@@ -200,7 +200,8 @@ class BLEU(Metric[BLEURefData]):
         if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) or not (
             1 <= max_ngram_order <= MAX_ORDER_LIMIT
         ):
-            raise OptionError(f"max n-gram order must be an integer from 1 to {MAX_ORDER_LIMIT}, got {max_ngram_order!r}")
+            raise OptionError(
+                f"max n-gram order must be an integer from 1 to {MAX_ORDER_LIMIT}, got {max_ngram_order!r}")
         self.max_ngram_order = max_ngram_order
         self.lowercase = bool(lowercase)
         self.force = bool(force)
@@ -231,7 +232,7 @@ class BLEU(Metric[BLEURefData]):
             return self._tokens(line)
         if self.lowercase:
             line = line.lower()
-        return self._characters(line.rstrip())  # type: ignore[no-any-return]
+        return self._characters(line.rstrip())
 
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> BLEURefData:
         if self._compiled_references is not None:

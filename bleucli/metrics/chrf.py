@@ -278,7 +278,7 @@ class ChrfRefData(Protocol):
         """Matches of one hypothesis against each reference, in order."""
 
 
-class _CompiledReferences(list):  # type: ignore[type-arg]
+class _CompiledReferences(list):
     """Each reference's compiled ``References`` of its characters and (chrF++) of its words."""
 
     __slots__ = ()
@@ -292,7 +292,7 @@ class _CompiledReferences(list):  # type: ignore[type-arg]
                 yield ref_chars.matches(chars, char_order), ref_chars.lengths[0], [], 0
 
 
-class _StoredReferences(tuple):  # type: ignore[type-arg]
+class _StoredReferences(tuple):
     """Each reference's characters and words, for references used once (tables built and dropped in C).
 
     Also what a metric built with ``references=`` keeps per segment: compiled
@@ -313,7 +313,7 @@ class _StoredReferences(tuple):  # type: ignore[type-arg]
                 yield match(chars, (ref_chars,), char_order), len(ref_chars), [], 0
 
 
-class _PythonReferences(list):  # type: ignore[type-arg]
+class _PythonReferences(list):
     """Without the extension: each reference's characters, n-gram tables and prepared words."""
 
     __slots__ = ()

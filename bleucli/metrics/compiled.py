@@ -24,18 +24,17 @@ and the char tokenizer) or a ``list`` of ``str`` tokens.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
-from typing import Union
 
 #: a hypothesis or reference as the matcher takes it: a string of one-character
 #: tokens, or a list of tokens
-Tokens = Union[str, list[str]]
+Tokens = str | list[str]
 
 PURE_PYTHON_VARIABLE = "BLEUCLI_PURE_PYTHON"
 
 
-class StoredReferences(tuple):  # type: ignore[type-arg]
+class StoredReferences(tuple):
     """A segment's references as the compiled matcher takes them, without n-gram tables.
 
     A metric built with ``references=`` keeps one of these per segment: the
@@ -57,7 +56,7 @@ class StoredReferences(tuple):  # type: ignore[type-arg]
         """Clipped matches of orders 1..max_order; the tables are built and dropped in C."""
         module = _load()
         assert module is not None  # only made when the extension is in use
-        return module.ngram_matches(hypothesis, self, max_order)  # type: ignore[no-any-return]
+        return module.ngram_matches(hypothesis, self, max_order)
 
 
 def compiled_matcher() -> ModuleType | None:
@@ -71,13 +70,14 @@ def compiled_matcher() -> ModuleType | None:
     return _load()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load() -> ModuleType | None:
-    try:
-        from .. import _speedups  # type: ignore[attr-defined]
+    import importlib
+
+    try:  # by name, so that type checkers need not know the extension (it may not be built)
+        return importlib.import_module("bleucli._speedups")
     except ImportError:
         return None
-    return _speedups  # type: ignore[no-any-return]
 
 
 def implementation() -> str:

@@ -77,6 +77,7 @@ class TER(Metric[RefWords]):
             total_len += len(ref)
             if best is None or edits < best:
                 best = edits
+        assert best is not None  # every segment has a reference (checked when segments are paired)
         return [best, total_len / len(references)]
 
     def score_from_statistics(self, statistics: Sequence[Any], nrefs: int | str | None = None) -> TERScore:

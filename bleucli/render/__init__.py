@@ -69,7 +69,8 @@ def sentence(score: Score, output: OutputOptions) -> str:
 def confidence(results: Sequence[ConfidenceResult], output: OutputOptions,
                test_set: dict[str, Any] | None = None) -> str:
     """``-ci``: sacreBLEU's JSON object(s), or its text lines (``-b``: ``45.1 (μ = 44.8 ± 9.6)``)."""
-    from .significance import align_on_equals, confidence_json, confidence_line
+    from .significance import confidence_json, confidence_line
+    from .text import align_on_equals
 
     for result in results:
         check_finite(result.corpus)

@@ -17,7 +17,7 @@ from typing import Any
 from ..significance import ConfidenceResult, PairedResult, SystemResult
 from .records import json_list, score_record, to_json
 from .tables import fancy_grid, latex_booktabs
-from .text import align_on_equals, signatures_block
+from .text import signatures_block
 
 #: sacreBLEU marks p <= 0.05 with a star (its explanation says "< 0.05"; the code says <=).
 SIGNIFICANCE_LEVEL = 0.05

@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import CacheError, IntegrityError, NotCachedError
 from . import cache
@@ -120,10 +120,17 @@ def _declared(download: Download) -> str:
     return f"sha256:{download.sha256}" if download.sha256 else f"md5:{download.md5}"
 
 
-def _extraction_valid(extracted: Path, download: Download) -> bool:
+def _valid_extraction_manifest(extracted: Path, download: Download) -> dict[str, Any] | None:
+    """The extraction's member manifest if it belongs to the download's declared checksum, else ``None``."""
     manifest = cache.read_json(extracted / EXTRACT_MANIFEST)
-    return (isinstance(manifest, dict) and manifest.get("declared") == _declared(download)
-            and isinstance(manifest.get("members"), dict))
+    if (isinstance(manifest, dict) and manifest.get("declared") == _declared(download)
+            and isinstance(manifest.get("members"), dict)):
+        return manifest
+    return None
+
+
+def _extraction_valid(extracted: Path, download: Download) -> bool:
+    return _valid_extraction_manifest(extracted, download) is not None
 
 
 def ensure_extracted(ctx: CacheContext, download: Download, *, force: bool = False) -> tuple[Path, dict[str, Any]]:
@@ -138,13 +145,15 @@ def ensure_extracted(ctx: CacheContext, download: Download, *, force: bool = Fal
 
     directory = download_dir(ctx, download)
     extracted = directory / "extracted"
-    if not force and _extraction_valid(extracted, download):
-        return extracted, cache.read_json(extracted / EXTRACT_MANIFEST)
+    # The manifest is read once and returned as validated (reading it again could see another
+    # process's replacement, or nothing).
+    if not force and (valid := _valid_extraction_manifest(extracted, download)) is not None:
+        return extracted, valid
     archive = ensure_download(ctx, download)
     with cache.cache_lock(ctx.root, f"extract-{download.id}"):
         cache.collect_garbage(directory)
-        if not force and _extraction_valid(extracted, download):
-            return extracted, cache.read_json(extracted / EXTRACT_MANIFEST)
+        if not force and (valid := _valid_extraction_manifest(extracted, download)) is not None:
+            return extracted, valid
         staging = cache.temp_path(directory, ".tmp-", "extract")
         staging.mkdir(mode=0o700)
         try:
@@ -192,11 +201,9 @@ def read_location(ctx: CacheContext, registry: Registry, location: Location) -> 
                 links = manifest.get("skipped_links", [])
                 kind = "a link (links are not extracted)" if location.path in links else "not in the archive"
                 raise IntegrityError(f"{location.path} is {kind} {download.url}", download.url)
-            try:
-                data = extracted.joinpath(*location.path.split("/")).read_bytes()
-            except OSError:
-                data = None
-            if data is not None and hashlib.sha256(data).hexdigest() == entry["sha256"]:
+            member = _read_member(extracted, location.path, entry["sha256"])
+            if member is not None:
+                data = member
                 break
         else:
             raise IntegrityError(f"extracted copy of {location.path} from {download.url} keeps failing "
@@ -208,6 +215,15 @@ def read_location(ctx: CacheContext, registry: Registry, location: Location) -> 
         except (OSError, EOFError) as exc:
             raise IntegrityError(f"cannot decompress {name}: {exc}", download.url) from None
     return data
+
+
+def _read_member(extracted: Path, path: str, sha256: str) -> bytes | None:
+    """An extracted member's bytes, or ``None`` if it cannot be read or does not match ``sha256``."""
+    try:
+        data = extracted.joinpath(*path.split("/")).read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == sha256 else None
 
 
 # --------------------------------------------------------------------------- processed pairs
@@ -255,7 +271,7 @@ class PairData:
         return lines
 
 
-def _manifest_ok(manifest: Any, digest: str) -> bool:
+def _manifest_ok(manifest: Any, digest: str) -> TypeGuard[dict[str, Any]]:
     return (isinstance(manifest, dict) and manifest.get("spec") == digest
             and isinstance(manifest.get("fields"), list) and isinstance(manifest.get("scoring_refs"), list))
 
@@ -324,9 +340,9 @@ def load_pair(ctx: CacheContext, registry: Registry, testset: TestSet, pair_name
             data = PairData(directory, manifest)
             names = [e["name"] for e in manifest["fields"]] if needed is None else \
                 [n for n in needed if data.has_field(n)]
-            lines = {name: data.read_raw(name) for name in names}
-            if all(v is not None for v in lines.values()):
-                return data, lines  # type: ignore[return-value]
+            lines = _read_fields(data, names)
+            if lines is not None:
+                return data, lines
         if attempt == 2:
             break
         with cache.cache_lock(ctx.root, f"process-{testset.dirname}-{pair_name}"):
@@ -334,3 +350,14 @@ def load_pair(ctx: CacheContext, registry: Registry, testset: TestSet, pair_name
                 continue
             _build_pair(ctx, registry, testset, pair, digest)
     raise CacheError(f"{testset.name}/{pair_name}: the cached data keeps failing verification in {directory}")
+
+
+def _read_fields(data: PairData, names: Iterable[str]) -> dict[str, list[str]] | None:
+    """The verified lines of each named field, or ``None`` if any field fails verification."""
+    lines: dict[str, list[str]] = {}
+    for name in names:
+        raw = data.read_raw(name)
+        if raw is None:
+            return None
+        lines[name] = raw
+    return lines
