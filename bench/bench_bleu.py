@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 
 from common import REPO, build_large_corpus, data_sets, median_time, print_matcher, print_table, read_lines, references
 
 sys.path.insert(0, str(REPO))
 
-from bleucli import BLEU  # noqa: E402
 from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
+
+from bleucli import BLEU  # noqa: E402
+
+
+def corpus_score(cls, tokenize: str, hyps: list[str], refs: list[list[str]]) -> object:
+    return cls(tokenize=tokenize, force=True).corpus_score(hyps, refs)
 
 
 def score_all(cls, tokenize: str, refs: list[list[str]], systems: list[list[str]]) -> list[float]:
@@ -48,8 +54,8 @@ def main() -> None:
             assert ours == theirs, (folder.name, tokenize)
             rows.append((
                 f"{folder.name} ({len(systems)} sys, {tokenize})",
-                median_time(lambda: score_all(BLEU, tokenize, refs, systems), args.repeat),
-                median_time(lambda: score_all(SacreBLEU, tokenize, refs, systems), args.repeat),
+                median_time(partial(score_all, BLEU, tokenize, refs, systems), args.repeat),
+                median_time(partial(score_all, SacreBLEU, tokenize, refs, systems), args.repeat),
             ))
             _progress(rows[-1])
         hyp_path, ref_path = build_large_corpus(args.lines)
@@ -58,8 +64,8 @@ def main() -> None:
             SacreBLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs).score
         rows.append((
             f"{args.lines:,}-line corpus ({tokenize})",
-            median_time(lambda: BLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs), args.repeat),
-            median_time(lambda: SacreBLEU(tokenize=tokenize, force=True).corpus_score(hyps, refs), args.repeat),
+            median_time(partial(corpus_score, BLEU, tokenize, hyps, refs), args.repeat),
+            median_time(partial(corpus_score, SacreBLEU, tokenize, hyps, refs), args.repeat),
         ))
         _progress(rows[-1])
     if args.sentences:

@@ -25,8 +25,9 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -71,6 +72,11 @@ def timed(fn: Callable[[], float]) -> tuple[float, float]:
     return time.process_time() - start, score
 
 
+def _score(cls: type, options: dict, hyps: list[str], refs: list[list[str]]) -> float:
+    """One metric built with ``references=`` and scored on ``hyps`` (bleucli's and sacreBLEU's API alike)."""
+    return cls(**options, references=refs).corpus_score(hyps, None).score
+
+
 def bench(label: str, hyps: list[str], refs: list[list[str]], runs: int, configs) -> list[tuple]:
     import sacrebleu.metrics as oracle
 
@@ -79,10 +85,11 @@ def bench(label: str, hyps: list[str], refs: list[list[str]], runs: int, configs
     for name, cls_name, options in configs:
         ours_t, theirs_t = [], []
         ours_s = theirs_s = None
+        ours_cls, theirs_cls = getattr(bleucli, cls_name), getattr(oracle, cls_name)
         for _ in range(runs):
-            t, ours_s = timed(lambda: getattr(bleucli, cls_name)(**options, references=refs).corpus_score(hyps).score)
+            t, ours_s = timed(partial(_score, ours_cls, options, hyps, refs))
             ours_t.append(t)
-            t, theirs_s = timed(lambda: getattr(oracle, cls_name)(**options, references=refs).corpus_score(hyps, None).score)
+            t, theirs_s = timed(partial(_score, theirs_cls, options, hyps, refs))
             theirs_t.append(t)
         ours_m, theirs_m = statistics.median(ours_t), statistics.median(theirs_t)
         row = (label, len(hyps), name, ours_m, theirs_m, theirs_m / ours_m, ours_s == theirs_s, ours_s)

@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 
-from common import REPO, print_matcher, SHARED, build_large_corpus
+from common import REPO, SHARED, build_large_corpus, print_matcher
 
 _MEASURE = """
 import json, resource, subprocess, sys, time

@@ -44,8 +44,8 @@ def run_api(test: str, tokenize: str, jobs: int, ref: str, inputs: list[str]) ->
     """What the CLI will do for -pbs/-par -f json, through the library API."""
     sys.path.insert(0, str(REPO))
     from bleucli.metrics.bleu import BLEU
-    from bleucli.significance import paired_system_names, paired_test, system_statistics
     from bleucli.render.significance import render_paired
+    from bleucli.significance import paired_system_names, paired_test, system_statistics
 
     def read(path: str) -> list[str]:
         with open(path, encoding="utf-8", newline="\n") as handle:

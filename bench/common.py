@@ -50,8 +50,10 @@ def clear_sacrebleu_caches() -> None:
         except ImportError:  # optional tokenizers (MeCab, sentencepiece) not installed
             continue
         for value in vars(module).values():
-            clear = getattr(getattr(value, "__call__", None), "cache_clear", None)
-            if isinstance(value, type) and clear is not None:
+            if not isinstance(value, type):
+                continue
+            clear = getattr(value.__call__, "cache_clear", None)  # an lru_cache'd __call__
+            if clear is not None:
                 clear()
 
 

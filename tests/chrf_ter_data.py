@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import gzip
-from functools import lru_cache
+import json
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = Path(__file__).parent / "golden" / "chrf_ter.json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def lines(set_name: str, rel: str) -> tuple[str, ...]:
     """A data file's lines, split on LF only (as the golden script reads them)."""
     text = gzip.decompress((DATA / set_name / f"{rel}.gz").read_bytes()).decode("utf-8")
@@ -29,6 +29,6 @@ def hypotheses(set_name: str, system: str) -> tuple[str, ...]:
     return lines(set_name, f"sys/{system}.{lang}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def golden() -> dict:
     return json.loads(GOLDEN.read_text(encoding="utf-8"))

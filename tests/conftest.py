@@ -12,7 +12,6 @@ import pytest
 from click.testing import CliRunner
 
 from bleucli.cli import cli
-
 from matchers import MATCHERS, select_matcher
 
 REPO = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import gzip
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
@@ -23,7 +23,7 @@ def target_language(name: str) -> str:
     return name.rsplit("-", 1)[1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def read(path: Path) -> tuple[str, ...]:
     text = gzip.decompress(path.read_bytes()).decode("utf-8")
     lines = text.split("\n")

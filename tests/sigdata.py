@@ -8,7 +8,7 @@ exactly the same lines.
 from __future__ import annotations
 
 import gzip
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
@@ -21,7 +21,7 @@ WMT21 = "wmt21-en-de"
 WMT21_SYSTEMS = ["Facebook-AI", "Online-W", "UEdin", "VolcTrans-GLAT"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def read(path: Path) -> tuple[str, ...]:
     lines = gzip.decompress(path.read_bytes()).decode("utf-8").split("\n")
     if lines and lines[-1] == "":

@@ -31,7 +31,9 @@ def test_readme_corpus() -> None:
     assert corpus_bleu(README_HYPS, README_REFS, smooth_method="none").score == pytest.approx(48.530827, abs=1e-6)
 
 
-@pytest.mark.parametrize("order, expected", [(1, "77.65"), (2, "60.50"), (3, "53.93"), (4, "48.53"), (5, "46.14"), (6, "43.28")])
+@pytest.mark.parametrize(
+    "order, expected", [(1, "77.65"), (2, "60.50"), (3, "53.93"), (4, "48.53"), (5, "46.14"), (6, "43.28")]
+)
 def test_max_order(order: int, expected: str) -> None:
     score = BLEU(max_ngram_order=order).corpus_score(README_HYPS, README_REFS)
     assert f"{score.score:.2f}" == expected

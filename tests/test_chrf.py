@@ -11,7 +11,7 @@ import pytest
 
 from bleucli import CHRF, corpus_chrf, sentence_chrf
 from bleucli.errors import OptionError
-from bleucli.metrics.chrf import f_score, split_punctuation
+from bleucli.metrics.chrf import split_punctuation
 
 # every test here runs with the compiled and with the pure-Python n-gram matcher
 pytestmark = pytest.mark.usefixtures("matcher")
@@ -30,8 +30,10 @@ EPS_CASES = [
     (["a"], ["a"], 16.6667),
     (["a b c"], ["a b c"], 50.0),
     (["a b c"], ["abc"], 50.0),
-    ([" risk assessment must be made of those who are qualified and expertise in the sector - these are the scientists ."],
-     ["risk assessment has to be undertaken by those who are qualified and expert in that area - that is the scientists ."],
+    ([" risk assessment must be made of those who are qualified and expertise in the sector - "
+      "these are the scientists ."],
+     ["risk assessment has to be undertaken by those who are qualified and expert in that area - "
+      "that is the scientists ."],
      63.361730),
     ([" Die    Beziehung zwischen  Obama und Netanjahu ist nicht gerade  freundlich. "],
      ["Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."], 64.1302698),
@@ -53,8 +55,10 @@ EFF_CASES = [
 WHITESPACE_CASES = [
     (["Die Beziehung zwischen Obama und Netanjahu ist nicht gerade freundlich."],
      ["Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."], 67.3481606),
-    (["risk assessment must be made of those who are qualified and expertise in the sector - these are the scientists ."],
-     ["risk assessment has to be undertaken by those who are qualified and expert in that area - that is the scientists ."],
+    (["risk assessment must be made of those who are qualified and expertise in the sector - "
+      "these are the scientists ."],
+     ["risk assessment has to be undertaken by those who are qualified and expert in that area - "
+      "that is the scientists ."],
      65.2414427),
 ]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 
 from bleucli import CHRF, TER
-
 from chrf_ter_data import golden, hypotheses, lines
 from matchers import MATCHERS, select_matcher
 

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from bleucli import CHRF, TER
-
 from chrf_ter_data import DATA, hypotheses, lines  # noqa: E402
 
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -22,7 +21,8 @@ SETS = sorted(p.name for p in DATA.iterdir() if p.is_dir() and any(p.glob("ref.*
 def _sample(rng: random.Random, n_lines: int):
     name = rng.choice(SETS)
     lang = next((DATA / name).glob("ref.*.gz")).name.split(".")[1]
-    systems = [p.name[: -len(f".{lang}.gz")] for p in (DATA / name / "sys").glob("*.gz")] if (DATA / name / "sys").exists() else []
+    sys_dir = DATA / name / "sys"
+    systems = [p.name[: -len(f".{lang}.gz")] for p in sys_dir.glob("*.gz")] if sys_dir.exists() else []
     system = rng.choice(systems) if systems else "ref2-as-hypothesis"
     ref_names = sorted(p.name[:-3] for p in (DATA / name).glob(f"ref*.{lang}.gz"))
     if system == "ref2-as-hypothesis":

@@ -31,5 +31,6 @@ def test_malformed_signature_is_a_usage_error() -> None:
 
 
 def test_different_metrics_never_match() -> None:
-    result = invoke(["signature", "diff", "BLEU|" + A, "TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0"])
+    result = invoke(["signature", "diff", "BLEU|" + A,
+                     "TER|nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0"])
     assert result.exit_code == 7

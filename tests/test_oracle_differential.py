@@ -84,4 +84,5 @@ def test_random_sentences_equal_oracle(case: int) -> None:
         warnings.simplefilter("ignore")
         for i, hyp in enumerate(hyps[:30]):
             seg_refs = [r[i] for r in refs if r[i] is not None]
-            assert ours.sentence_score(hyp, seg_refs).score == theirs.sentence_score(hyp, seg_refs).score, (SEED, case, where, i)
+            assert ours.sentence_score(hyp, seg_refs).score == theirs.sentence_score(hyp, seg_refs).score, \
+                (SEED, case, where, i)

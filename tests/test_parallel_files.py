@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 import datasets
-from bleucli import BLEU, CHRF, TER
-from bleucli import streaming
+from bleucli import BLEU, CHRF, TER, streaming
 from bleucli.errors import InputError, LengthMismatchError
 from bleucli.file_ranges import LineRange, aligned_ranges, index_lines, read_range
 from bleucli.reading import FileLines, iter_lines
@@ -77,7 +76,7 @@ def test_workers_reading_files_equal_one_process(tmp_path: Path, monkeypatch: py
 def test_bom_crlf_and_missing_final_newline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(streaming, "RANGE_LINES", 2)
     ref = write(tmp_path / "ref", "\ufeffDer Hund .\r\nEine Katze\r\n\r\nzwei Vögel\r\nEnde".encode())
-    hyp = write(tmp_path / "hyp", "Der Hund.\nEine Katze!\n\nzwei Vogel\nEnde\n".encode())
+    hyp = write(tmp_path / "hyp", b"Der Hund.\nEine Katze!\n\nzwei Vogel\nEnde\n")
     results = []
     for jobs in (1, 2):
         notices: list[str] = []

@@ -89,7 +89,8 @@ def test_line_by_line_encodings_name_the_line_too(tmp_path) -> None:
 
 
 def test_block_decoding_equals_line_decoding(tmp_path) -> None:
-    text = "".join(f"Satz {i} \u00e4\u00f6\u00fc \u4e2d\u6587 \r\n" if i % 3 else f"\ufeff{i}\t \n" for i in range(40_000))
+    text = "".join(f"Satz {i} \u00e4\u00f6\u00fc \u4e2d\u6587 \r\n" if i % 3 else f"\ufeff{i}\t \n"
+                   for i in range(40_000))
     path = tmp_path / "input.txt"
     path.write_bytes(text.encode("utf-8"))
     expected = [line.rstrip() for line in text.split("\n")[:-1]]

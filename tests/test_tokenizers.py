@@ -34,7 +34,8 @@ def test_tokenizer_table(line: str, t13a: str, intl: str, zh: str) -> None:
 @pytest.mark.parametrize(
     "line, t13a, intl",
     [("1.5.2.", "1.5.2 .", "1.5.2."), ("a-1", "a-1", "a - 1"), ("1-2-3", "1 - 2 - 3", "1-2-3"),
-     ("50%", "50 %", "50%"), ("e.g. U.S.A.", "e . g . U . S . A .", "e . g . U . S . A ."), ("a...", "a . . .", "a . . .")],
+     ("50%", "50 %", "50%"), ("e.g. U.S.A.", "e . g . U . S . A .", "e . g . U . S . A ."),
+     ("a...", "a . . .", "a . . .")],
 )
 def test_punctuation_rules(line: str, t13a: str, intl: str) -> None:
     assert get_tokenizer("13a")(line) == t13a

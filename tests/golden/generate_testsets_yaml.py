@@ -18,6 +18,7 @@ import os
 import re
 import sys
 from collections import OrderedDict
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -160,6 +161,22 @@ def citation_text(text: str) -> Literal | str:
     return Literal(cleaned)
 
 
+def location(name: str, data: list[str], url_to_id: dict[str, str], raw: str, column: int | None = None,
+             plain: bool = False) -> object:
+    """A registry location for ``raw``: the bare member path when the set has one file, else a mapping."""
+    url, member = resolve_location(name, raw, data)
+    if len(data) == 1 and member is not None and column is None and not plain:
+        return member
+    out = FlowDict(file=url_to_id[url])
+    if member is not None:
+        out["path"] = member
+    if column is not None:
+        out["column"] = column
+    if plain:
+        out["format"] = "plain"
+    return out
+
+
 def main() -> None:
     downloads: dict[str, OrderedDict] = {}
     url_to_id: dict[str, str] = {}
@@ -192,19 +209,7 @@ def main() -> None:
         if name in SUBSETS:
             entry["subsets"] = OrderedDict(SUBSETS[name].items())
         pairs = OrderedDict()
-
-        def loc(raw: str, column: int | None = None, plain: bool = False) -> object:
-            url, member = resolve_location(name, raw, dataset.data)
-            if len(ids) == 1 and member is not None and column is None and not plain:
-                return member
-            out = FlowDict(file=url_to_id[url])
-            if member is not None:
-                out["path"] = member
-            if column is not None:
-                out["column"] = column
-            if plain:
-                out["format"] = "plain"
-            return out
+        loc = partial(location, name, dataset.data, url_to_id)
 
         for pair, spec in dataset.langpairs.items():
             if fmt == "wmt-xml":

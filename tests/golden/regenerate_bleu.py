@@ -22,9 +22,10 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent))
 
-import datasets  # noqa: E402  (tests/datasets.py)
 import sacrebleu  # noqa: E402
 from sacrebleu.metrics import BLEU  # noqa: E402
+
+import datasets  # noqa: E402  (tests/datasets.py)
 
 TOKENIZERS = ["13a", "intl", "char", "none"]
 GRID = [

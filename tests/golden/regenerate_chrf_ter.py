@@ -17,8 +17,8 @@ it, and the script reports any that it does not.
 from __future__ import annotations
 
 import argparse
-import json
 import gzip
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -88,7 +88,8 @@ def read_lines(path: Path) -> list[str]:
 
 
 def copy_data(source: Path) -> None:
-    """Copy refs and the chosen systems of every set, gzip-compressed like the rest of tests/data, plus provenance files."""
+    """Copy refs and the chosen systems of every set, gzip-compressed like the rest of tests/data,
+    plus provenance files."""
     for name, (lang, systems) in SETS.items():
         src_dir = source / name
         dst_dir = DATA / name
@@ -111,7 +112,7 @@ def ref_files(name: str) -> list[str]:
 def hypotheses(name: str) -> dict[str, list[str]]:
     lang, systems = SETS[name]
     if not systems:
-        return {f"ref2-as-hypothesis": read_lines(DATA / name / f"ref2.{lang}.gz")}
+        return {"ref2-as-hypothesis": read_lines(DATA / name / f"ref2.{lang}.gz")}
     return {s: read_lines(DATA / name / "sys" / f"{s}.{lang}.gz") for s in systems}
 
 
@@ -173,19 +174,21 @@ def main() -> int:
             for refs_used in ref_sets:
                 run("chrf", {}, name, system, refs_used, None)
                 run("chrf", {"word_order": 2}, name, system, refs_used, None)
-                for label, options in CHRF_VARIANTS.items():
+                for options in CHRF_VARIANTS.values():
                     run("chrf", options, name, system, refs_used, VARIANT_LINES)
-                for label, options in TER_VARIANTS.items():
+                for options in TER_VARIANTS.values():
                     run("ter", options, name, system, refs_used, VARIANT_LINES)
                 if lang in ASIAN_LANGS:
-                    for label, options in TER_ASIAN_VARIANTS.items():
+                    for options in TER_ASIAN_VARIANTS.values():
                         run("ter", options, name, system, refs_used, ASIAN_LINES)
             run("ter", {}, name, system, refs_all[:1], None)
             # Sentence level, against every reference.
             hyps = hypotheses(name)[system][:SENTENCE_LINES]
             refs = [read_lines(DATA / name / f"{r}.gz")[:SENTENCE_LINES] for r in refs_all]
-            for metric_name, options in (("chrf", {}), ("chrf", {"word_order": 2, "eps_smoothing": True}),
-                                         ("ter", {}), ("ter", {"normalized": True, "asian_support": lang in ASIAN_LANGS})):
+            for metric_name, options in (
+                ("chrf", {}), ("chrf", {"word_order": 2, "eps_smoothing": True}),
+                ("ter", {}), ("ter", {"normalized": True, "asian_support": lang in ASIAN_LANGS}),
+            ):
                 if metric_name == "ter" and options.get("asian_support"):
                     hyps_here, refs_here = hyps[:10], [r[:10] for r in refs]
                 else:

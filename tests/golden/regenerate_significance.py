@@ -36,8 +36,8 @@ sys.path.insert(0, str(HERE.parent))
 
 import numpy  # noqa: E402
 import sacrebleu  # noqa: E402
-from sacrebleu.metrics import BLEU  # noqa: E402
 from sacrebleu import significance as sig  # noqa: E402
+from sacrebleu.metrics import BLEU  # noqa: E402
 
 import sigdata  # noqa: E402  (tests/sigdata.py)
 
