@@ -12,6 +12,7 @@ import pytest
 
 from bleucli import CHRF, TER
 from chrf_ter_data import golden, hypotheses, lines
+from fast_subset import CHRF_TER_SET
 from matchers import MATCHERS, select_matcher
 
 GOLDEN = golden()
@@ -35,9 +36,12 @@ def _data(case: dict, n: int | None):
 
 
 def _params(cases):
-    """chrF cases once per n-gram matcher (compiled, pure Python); TER has no n-gram matcher."""
+    """chrF cases once per n-gram matcher (compiled, pure Python); TER has no n-gram matcher.
+
+    Full-file cases are slow; so are the cases of every set but the fast subset's.
+    """
     return [pytest.param(c, matcher, id=f"{_case_id(c)}/{matcher}",
-                         marks=[pytest.mark.slow] if c["lines"] is None else [])
+                         marks=[pytest.mark.slow] if c["lines"] is None or c["set"] != CHRF_TER_SET else [])
             for c in cases for matcher in (MATCHERS if c["metric"] == "chrf" else ["python"])]
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from bleucli import CHRF, TER
 from chrf_ter_data import DATA, hypotheses, lines  # noqa: E402
+from fast_subset import slow_except
 
 sacrebleu = pytest.importorskip("sacrebleu")
 pytestmark = pytest.mark.oracle
@@ -60,7 +61,8 @@ def test_chrf_matches_oracle(seed, matcher):
         assert ours.sentence_score(hyps[i], seg_refs).score == oracle.sentence_score(hyps[i], seg_refs).score
 
 
-@pytest.mark.parametrize("seed", range(12))
+# seeds 2, 3, 7 and 10 draw long segments whose shift search takes the oracle seconds
+@pytest.mark.parametrize("seed", slow_except(range(12), set(range(12)) - {2, 3, 7, 10}))
 def test_ter_matches_oracle(seed):
     from sacrebleu.metrics import TER as OracleTER
     rng = random.Random(2000 + seed)
@@ -76,7 +78,7 @@ def test_ter_matches_oracle(seed):
     assert ours.corpus_score(hyps, refs).score == oracle.corpus_score(hyps, refs).score
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", slow_except(range(6), {3}))
 def test_ter_edit_distance_matches_oracle_on_synthetic_pairs(seed):
     """Small vocabularies and long segments stress shifts, the beam and the candidate cap."""
     from sacrebleu.metrics.lib_ter import translation_edit_rate

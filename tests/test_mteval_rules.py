@@ -38,6 +38,7 @@ def _all_strings(alphabet: str, max_length: int) -> list[str]:
     return ["".join(chars) for n in range(max_length + 1) for chars in itertools.product(alphabet, repeat=n)]
 
 
+@pytest.mark.slow  # every string of up to 6 characters, twice (the intl sweeps below stay in the fast subset)
 @pytest.mark.parametrize("padding", ["", " "])
 def test_every_short_string(padding: str) -> None:
     mismatches = [
@@ -47,6 +48,7 @@ def test_every_short_string(padding: str) -> None:
     assert mismatches == []
 
 
+@pytest.mark.slow  # every string of up to 6 characters out of 7
 def test_every_short_string_with_inner_whitespace() -> None:
     """Words where a digit touches ``.,-`` get the rules on their own: whitespace must not matter."""
     mismatches = [
@@ -56,6 +58,7 @@ def test_every_short_string_with_inner_whitespace() -> None:
     assert mismatches == []
 
 
+@pytest.mark.slow  # 20,000 random strings
 def test_random_longer_strings() -> None:
     rng = random.Random(20261122)
     alphabet = "ab19.,.,--$( \t\u00e9\u0663\u3002"
@@ -112,6 +115,7 @@ def test_intl_every_short_string_with_inner_whitespace() -> None:
         assert mismatches == []
 
 
+@pytest.mark.slow  # 20,000 random strings
 def test_intl_random_strings_beyond_the_bmp() -> None:
     tokenizer = get_tokenizer("intl")
     rng = random.Random(11)

@@ -13,6 +13,7 @@ import pytest
 
 import datasets
 from bleucli import BLEU
+from fast_subset import slow_except
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU as OracleBLEU  # noqa: E402
@@ -51,7 +52,7 @@ def _random_case(rng: random.Random):
     return (name, system, rows[0], len(rows)), hyps, refs_subset, options
 
 
-@pytest.mark.parametrize("case", range(60))
+@pytest.mark.parametrize("case", slow_except(range(60), range(10)))
 def test_random_options_equal_oracle(case: int) -> None:
     rng = random.Random(SEED + case)
     where, hyps, refs, options = _random_case(rng)

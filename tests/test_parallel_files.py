@@ -57,6 +57,7 @@ def test_index_matches_the_reader(tmp_path: Path, ending: bytes, step: int) -> N
         assert [line for (r,) in aligned_ranges([index], 3) for line in read_range(r, "utf-8")] == expected
 
 
+@pytest.mark.slow  # three metrics on three full WMT22 systems, twice (-j 2 is also run on real files below)
 @pytest.mark.parametrize("range_lines", [1, 97, 1000])
 def test_workers_reading_files_equal_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  range_lines: int) -> None:

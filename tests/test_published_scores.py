@@ -14,6 +14,7 @@ import pytest
 
 import datasets
 from bleucli import BLEU
+from fast_subset import BLEU_SET, slow_except
 
 # every test here runs with the compiled and with the pure-Python n-gram matcher
 pytestmark = pytest.mark.usefixtures("matcher")
@@ -39,7 +40,7 @@ def _published_tokenizer(name: str) -> str:
     return {"zh": "zh", "ja": "char"}.get(target, "13a")
 
 
-@pytest.mark.parametrize("name", SETS_WITH_PUBLISHED)
+@pytest.mark.parametrize("name", slow_except(SETS_WITH_PUBLISHED, {BLEU_SET}))
 def test_published_organiser_bleu_reproduces(name: str) -> None:
     letters = _reference_letters(name)
     refs = datasets.references(name)
@@ -66,7 +67,7 @@ def test_published_organiser_bleu_reproduces(name: str) -> None:
 ORACLE_TABLE_TOKENIZERS = {"13a", "zh", "char"}
 
 
-@pytest.mark.parametrize("name", datasets.sets())
+@pytest.mark.parametrize("name", slow_except(datasets.sets(), {BLEU_SET}))
 def test_sacrebleu_table_reproduces_exactly(name: str) -> None:
     rows = [r for r in datasets.tsv_rows(name, "SACREBLEU_2.6.0.tsv") if r["tokenize"] in ORACLE_TABLE_TOKENIZERS]
     assert rows, name

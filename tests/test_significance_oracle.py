@@ -9,6 +9,7 @@ import pytest
 import sigdata
 from bleucli.metrics.bleu import BLEU
 from bleucli.significance import confidence_interval, paired_test
+from fast_subset import slow_except
 
 sacrebleu = pytest.importorskip("sacrebleu")
 np = pytest.importorskip("numpy")
@@ -39,7 +40,12 @@ def _configs(count: int) -> list[dict]:
     return configs
 
 
-@pytest.mark.parametrize("config", _configs(6), ids=lambda c: "-".join(str(v) for v in c["metric"].values()))
+CONFIGS = _configs(6)
+
+
+# the last config (character tokens, 250 lines, three references) takes seconds: slow
+@pytest.mark.parametrize("config", slow_except(CONFIGS, CONFIGS[:5]),
+                         ids=lambda c: "-".join(str(v) for v in c["metric"].values()))
 def test_matches_live_oracle(config: dict, monkeypatch: pytest.MonkeyPatch) -> None:
     from sacrebleu.significance import PairedTest
 
@@ -63,7 +69,9 @@ def test_matches_live_oracle(config: dict, monkeypatch: pytest.MonkeyPatch) -> N
     assert (ci.score, ci.mean, ci.ci) == (score.score, score._mean, score._ci)
 
 
-@pytest.mark.parametrize("metric", ["chrF2++", "chrF2-eps", "TER", "TER-normalized"])
+# TER's shift search on 80 lines takes seconds per resampling test: slow
+@pytest.mark.parametrize("metric", slow_except(["chrF2++", "chrF2-eps", "TER", "TER-normalized"],
+                                               {"chrF2++", "chrF2-eps"}))
 def test_chrf_and_ter_match_live_oracle(metric: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The significance code has nothing BLEU-specific: chrF and TER give sacreBLEU's numbers too."""
     from sacrebleu.significance import PairedTest

@@ -64,6 +64,7 @@ def _in_original_table(char: str) -> bool:
     return any(start <= char <= end for start, end in table)
 
 
+@pytest.mark.slow  # every code point: seconds
 def test_zh_ranges_reproduce_the_string_comparison_quirk_on_every_code_point() -> None:
     mismatches = [c for c in range(0x110000) if 0xD800 > c or c > 0xDFFF
                   if is_chinese_char(chr(c)) != _in_original_table(chr(c))]

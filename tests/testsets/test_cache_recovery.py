@@ -16,6 +16,7 @@ import pytest
 
 from bleucli import testsets as ts
 from bleucli.errors import NotCachedError
+from fast_subset import slow_except
 
 from .conftest import leftovers
 
@@ -159,7 +160,8 @@ def run_helper(env, *, extra_env=None, go="-", name="toy-sgml"):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-@pytest.mark.parametrize("point", CRASH_POINTS)
+# a download killed part way, and a pair killed just before it is published, stay in the fast subset
+@pytest.mark.parametrize("point", slow_except(CRASH_POINTS, {"mid_download", "before_publish"}))
 def test_crash_at_each_step_then_recover(env, corpus, point):
     proc = run_helper(env, extra_env={"BLEUCLI_TEST_CRASH_AT": point})
     out, err = proc.communicate(timeout=60)
@@ -195,6 +197,7 @@ def test_kill_9_during_a_slow_download_then_recover(env, corpus):
 # ---------------------------------------------------------------- row 4: concurrency
 
 @pytest.mark.parametrize("no_lock", [False, True])
+@pytest.mark.slow  # eight processes race for a cold cache, with and without the lock
 def test_eight_processes_on_a_cold_cache(env, corpus, tmp_path, no_lock):
     go = tmp_path / "go"
     extra = {"BLEUCLI_TEST_NO_LOCK": "1"} if no_lock else {}

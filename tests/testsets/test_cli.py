@@ -167,6 +167,7 @@ def test_cache_commands(env):
     assert invoke(["cache", "remove"])[0] == 2
 
 
+@pytest.mark.slow  # eight processes race for a cold cache
 def test_eight_cli_processes_on_a_cold_cache(env, corpus, tmp_path):
     hyp = write_lines(tmp_path / "hyp.de", corpus.sys_b)
     go = tmp_path / "go"
