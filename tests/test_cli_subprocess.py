@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import EXAMPLES, REPO, run_subprocess
 
@@ -25,19 +27,15 @@ def test_python_dash_m_and_json(example_ref: str, example_sys: str) -> None:
     assert json.loads(result.stdout)["verbose_score"].startswith("66.8/44.4/31.6/23.6")
 
 
-def test_broken_pipe_exits_quietly(example_ref: str) -> None:
+def test_broken_pipe_exits_quietly(tmp_path: Path) -> None:
     big = (EXAMPLES / "Online-B.de").read_bytes() * 400  # 40,000 lines
-    ref = b"".join([(EXAMPLES / "ref.de").read_bytes()] * 400)
-    refs = EXAMPLES.parent / "build-ref-tmp.de"
-    try:
-        refs.write_bytes(ref)
-        env = dict(os.environ, PYTHONPATH=str(REPO))
-        pipeline = subprocess.run(
-            f"{sys.executable} -m bleucli {refs} -sl -b -q | head -n 1",
-            shell=True, input=big, capture_output=True, env=env, executable="/bin/bash",
-        )
-    finally:
-        refs.unlink()
+    refs = tmp_path / "ref.de"
+    refs.write_bytes((EXAMPLES / "ref.de").read_bytes() * 400)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    pipeline = subprocess.run(
+        f"{sys.executable} -m bleucli {shlex.quote(str(refs))} -sl -b -q | head -n 1",
+        shell=True, input=big, capture_output=True, env=env, executable="/bin/bash",
+    )
     assert pipeline.stdout == b"58.1\n"
     assert pipeline.stderr == b"", pipeline.stderr
 
