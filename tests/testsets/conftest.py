@@ -238,6 +238,10 @@ class Server:
     faults: dict[str, list] = field(default_factory=dict)
     log: list[dict] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: set when the test ends: releases responses held open by the "stall" fault
+    release: threading.Event = field(default_factory=threading.Event)
+    #: how many responses a "stall" fault holds open right now
+    stalled: int = 0
 
     def script(self, name: str, *behaviours: object) -> None:
         """Faults served for the next requests of ``/files/<name>``, then normal answers."""
@@ -273,7 +277,8 @@ def _make_handler(server: Server) -> type[BaseHTTPRequestHandler]:
             with server.lock:
                 server.log.append({"path": self.path, "range": self.headers.get("Range"),
                                    "if_range": self.headers.get("If-Range"),
-                                   "accept_encoding": self.headers.get("Accept-Encoding")})
+                                   "accept_encoding": self.headers.get("Accept-Encoding"),
+                                   "during_stall": server.stalled > 0})
             if not self.path.startswith("/files/"):
                 self._headers(404, {"Content-Length": "0", "Connection": "close"})
                 return
@@ -314,10 +319,18 @@ def _make_handler(server: Server) -> type[BaseHTTPRequestHandler]:
                 self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                 self.connection.close()
             elif kind == "stall":
+                # 10 bytes, then silence until the test ends (at most fault[1] seconds, a safety net):
+                # only the client's read timeout can end this response in time.
                 self._headers(200, {**base, "Content-Length": str(len(body))})
                 self.wfile.write(body[:10])
                 self.wfile.flush()
-                time.sleep(fault[1] if isinstance(fault, tuple) else 3)  # type: ignore[index]
+                with server.lock:
+                    server.stalled += 1
+                try:
+                    server.release.wait(fault[1] if isinstance(fault, tuple) else 60)  # type: ignore[index]
+                finally:
+                    with server.lock:
+                        server.stalled -= 1
             elif kind == "slow":
                 self._headers(200, {**base, "Content-Length": str(len(body))})
                 try:
@@ -377,6 +390,7 @@ def server(corpus: Corpus):
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield srv
+    srv.release.set()
     httpd.shutdown()
     httpd.server_close()
 
