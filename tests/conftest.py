@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from bleucli.cli import cli
+from datasets import EXAMPLES
 from matchers import MATCHERS, select_matcher
 
 REPO = Path(__file__).resolve().parent.parent
-EXAMPLES = REPO / "examples"
 
 
 @dataclass

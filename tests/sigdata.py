@@ -1,17 +1,12 @@
-"""Real WMT data for the significance tests (gzip copies under tests/data).
+"""Which real WMT data the significance tests use, and the p-values published for it.
 
-Lines are read as sacreBLEU's CLI reads files: split on "\\n", each line
-rstrip()ped. Plain Python (no bleucli), so the golden script feeds the oracle
-exactly the same lines.
+The lines themselves are read through :mod:`datasets` (the tests' one loader),
+so the golden-value scripts feed the oracle exactly the lines the tests score.
 """
 
 from __future__ import annotations
 
-import gzip
-from functools import cache
-from pathlib import Path
-
-DATA = Path(__file__).parent / "data"
+import datasets
 
 #: sacreBLEU's test_significance.py set: baseline first, then the other 15 systems.
 WMT17 = "wmt17-en-de"
@@ -21,29 +16,11 @@ WMT21 = "wmt21-en-de"
 WMT21_SYSTEMS = ["Facebook-AI", "Online-W", "UEdin", "VolcTrans-GLAT"]
 
 
-@cache
-def read(path: Path) -> tuple[str, ...]:
-    lines = gzip.decompress(path.read_bytes()).decode("utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return tuple(line.rstrip() for line in lines)
-
-
-def references(name: str) -> list[list[str]]:
-    paths = sorted((DATA / name).glob("ref*.gz"), key=lambda p: (len(p.name), p.name))
-    return [list(read(p)) for p in paths]
-
-
-def system(name: str, system_name: str) -> list[str]:
-    (path,) = (DATA / name / "sys").glob(f"{system_name}.*.gz")
-    return list(read(path))
-
-
 def system_names(name: str) -> list[str]:
     """All systems of a set, the baseline first for wmt17 (as in sacreBLEU's test)."""
     if name == WMT21:
         return list(WMT21_SYSTEMS)
-    names = sorted(p.name[: -len(".de.gz")] for p in (DATA / name / "sys").glob("*.gz"))
+    names = sorted(datasets.system_name(p) for p in datasets.system_paths(name))
     names.remove(WMT17_BASELINE)
     return [WMT17_BASELINE, *names]
 

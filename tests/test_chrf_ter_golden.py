@@ -8,14 +8,17 @@ as floats. Regenerate with ``tests/golden/regenerate_chrf_ter.py``.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from bleucli import CHRF, TER
-from chrf_ter_data import golden, hypotheses, lines
+from datasets import hypotheses, set_file
 from fast_subset import CHRF_TER_SET
 from matchers import MATCHERS, select_matcher
 
-GOLDEN = golden()
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "chrf_ter.json").read_text(encoding="utf-8"))
 
 
 def _case_id(case: dict) -> str:
@@ -29,7 +32,7 @@ def _metric(case: dict):
 
 def _data(case: dict, n: int | None):
     hyps = list(hypotheses(case["set"], case["system"]))
-    refs = [list(lines(case["set"], r)) for r in case["refs"]]
+    refs = [list(set_file(case["set"], r)) for r in case["refs"]]
     if n is not None:
         hyps, refs = hyps[:n], [r[:n] for r in refs]
     return hyps, refs
@@ -91,7 +94,7 @@ def test_sentence_scores(case, matcher_name, monkeypatch):
 def test_published_organiser_chrf(row, matcher):
     """The WMT organisers' chrF (PUBLISHED_SCORES.tsv), reproduced from the text."""
     hyps = list(hypotheses(row["set"], row["system"]))
-    refs = [list(lines(row["set"], r)) for r in row["refs"]]
+    refs = [list(set_file(row["set"], r)) for r in row["refs"]]
     score = CHRF().corpus_score(hyps, refs).score
     assert score == row["oracle"]
     assert abs(score - row["published"]) < 1e-9

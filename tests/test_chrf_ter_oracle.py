@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bleucli import CHRF, TER
-from chrf_ter_data import DATA, hypotheses, lines  # noqa: E402
+from datasets import DATA, hypotheses, set_file
 from fast_subset import slow_except
 
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -31,7 +31,7 @@ def _sample(rng: random.Random, n_lines: int):
     ref_names = ref_names[: rng.randint(1, len(ref_names))]
     hyps = hypotheses(name, system)
     picked = rng.sample(range(len(hyps)), n_lines)
-    refs = [[lines(name, r)[i] for i in picked] for r in ref_names]
+    refs = [[set_file(name, r)[i] for i in picked] for r in ref_names]
     if len(refs) > 1 and rng.random() < 0.3:  # variable number of references
         for i in range(len(picked)):
             if rng.random() < 0.3:

@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+import datasets
 from bleucli import CHRF, TER, __version__
 from conftest import EXAMPLES, invoke
 
@@ -45,7 +46,7 @@ def oracle_version(text: str) -> str:
 
 
 def lines(name: str) -> list[str]:
-    return [line.rstrip() for line in open(EXAMPLES / name, encoding="utf-8", newline="\n")]
+    return datasets.lines(EXAMPLES / name)
 
 
 @pytest.mark.parametrize("order", [["bleu", "chrf", "ter"], ["ter", "bleu", "chrf"]])

@@ -13,6 +13,7 @@ import pytest
 
 from bleucli import BLEU, __version__
 from conftest import EXAMPLES, invoke
+from datasets import lines
 
 SACREBLEU_TEXT = {
     (): "BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0 = 38.6 66.8/44.4/31.6/23.6 (BP = 1.000 ratio = 1.023 hyp_len = 2079 ref_len = 2033)",
@@ -31,10 +32,6 @@ SACREBLEU_SENTENCE_HEAD = [
 
 def as_oracle(text: str) -> str:
     return text.replace(f"version:{__version__}", "version:2.6.0").replace(f"v:{__version__}", "v:2.6.0")
-
-
-def lines(path) -> list[str]:
-    return [line.rstrip() for line in open(path, encoding="utf-8", newline="\n")]
 
 
 @pytest.mark.parametrize("options", list(SACREBLEU_TEXT))

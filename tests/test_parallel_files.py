@@ -30,9 +30,8 @@ def write(path: Path, data: bytes) -> str:
 
 def real_files(tmp_path: Path, n_systems: int = 3) -> tuple[list[str], list[str]]:
     """Plain-text copies of real WMT22 en-de systems and both references."""
-    refs = [write(tmp_path / p.name[:-3], gzip.decompress(p.read_bytes())) for p in datasets.reference_paths(NAME)]
-    systems = [write(tmp_path / p.name[:-3], gzip.decompress(p.read_bytes()))
-               for p in datasets.system_paths(NAME)[:n_systems]]
+    refs = [write(tmp_path / p.name[:-3], datasets.raw_bytes(p)) for p in datasets.reference_paths(NAME)]
+    systems = [write(tmp_path / p.name[:-3], datasets.raw_bytes(p)) for p in datasets.system_paths(NAME)[:n_systems]]
     return systems, refs
 
 

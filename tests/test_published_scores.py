@@ -24,7 +24,7 @@ SETS_WITH_PUBLISHED = [s for s in datasets.sets() if datasets.tsv_rows(s, "PUBLI
 
 def _reference_letters(name: str) -> dict[str, int]:
     """Map a reference letter (A, B, C...) to its stream index, from PROVENANCE.json."""
-    provenance = json.loads((datasets.DATA / name / "PROVENANCE.json").read_text(encoding="utf-8"))
+    provenance = datasets.provenance(name)
     files = provenance.get("files", provenance)
     letters = {}
     for index, path in enumerate(datasets.reference_paths(name)):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import datasets
 import sigdata
 from bleucli.errors import InputError, OptionError
 from bleucli.metrics.bleu import BLEU
@@ -40,10 +41,10 @@ exact = pytest.mark.skipif(not SAME_NUMPY, reason="golden floats were frozen wit
 
 @cache
 def statistics(dataset: str, **metric_args: object) -> tuple[BLEU, list[list[list[int]]], list[str]]:
-    refs = sigdata.references(dataset)
+    refs = datasets.references(dataset)
     metric = BLEU(**metric_args)  # type: ignore[arg-type]
     names = sigdata.system_names(dataset)
-    stats = [metric.corpus_statistics(sigdata.system(dataset, n), refs) for n in names]
+    stats = [metric.corpus_statistics(datasets.system(dataset, n), refs) for n in names]
     return metric, stats, names
 
 
@@ -132,7 +133,7 @@ def test_results_do_not_depend_on_jobs() -> None:
 def test_confidence_interval_matches_oracle(case: dict) -> None:
     dataset = sigdata.WMT21 if case["system"] in sigdata.WMT21_SYSTEMS else sigdata.WMT17
     metric = BLEU(**case["metric_args"])
-    stats = metric.corpus_statistics(sigdata.system(dataset, case["system"]), sigdata.references(dataset))
+    stats = metric.corpus_statistics(datasets.system(dataset, case["system"]), datasets.references(dataset))
     result = confidence_interval(metric, stats, case["n"], case["seed"])
     assert (result.score, result.mean, result.ci) == (case["score"], case["mean"], case["ci"])
     assert result.signature.format() == expected_signature(case["signature"], metric)
@@ -282,8 +283,8 @@ def test_system_statistics_in_workers_equal_serial_and_keep_warnings() -> None:
 
     from bleucli.significance import system_statistics
 
-    refs = [stream[:200] for stream in sigdata.references(sigdata.WMT21)]
-    hyps = [sigdata.system(sigdata.WMT21, n)[:200] for n in sigdata.WMT21_SYSTEMS]
+    refs = [stream[:200] for stream in datasets.references(sigdata.WMT21)]
+    hyps = [datasets.system(sigdata.WMT21, n)[:200] for n in sigdata.WMT21_SYSTEMS]
     tokenized = [h + " ." for h in hyps[0]]  # 200 lines ending in " .": BLEU warns
     metric = BLEU(references=refs)
     with warnings.catch_warnings(record=True) as caught:

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import datasets
 import sigdata
 from bleucli.metrics.bleu import BLEU
 from bleucli.significance import confidence_interval, paired_test
@@ -51,9 +52,9 @@ def test_matches_live_oracle(config: dict, monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setenv("SACREBLEU_SEED", str(config["seed"]))
     lines = config["lines"]
-    refs = [s[:lines] for s in sigdata.references(sigdata.WMT21)[: config["nrefs"]]]
+    refs = [s[:lines] for s in datasets.references(sigdata.WMT21)[: config["nrefs"]]]
     names = sigdata.WMT21_SYSTEMS[:3]
-    hyps = [sigdata.system(sigdata.WMT21, n)[:lines] for n in names]
+    hyps = [datasets.system(sigdata.WMT21, n)[:lines] for n in names]
     ours = BLEU(**config["metric"])
     stats = [ours.corpus_statistics(h, refs) for h in hyps]
     for test, n in (("bs", config["n_bs"]), ("ar", config["n_ar"])):
@@ -84,9 +85,9 @@ def test_chrf_and_ter_match_live_oracle(metric: str, monkeypatch: pytest.MonkeyP
     oracle_class = sacrebleu.CHRF if ours_class is CHRF else sacrebleu.TER
     seed = 777
     monkeypatch.setenv("SACREBLEU_SEED", str(seed))
-    refs = [s[:80] for s in sigdata.references(sigdata.WMT21)[:2]]
+    refs = [s[:80] for s in datasets.references(sigdata.WMT21)[:2]]
     names = sigdata.WMT21_SYSTEMS[:3]
-    hyps = [sigdata.system(sigdata.WMT21, n)[:80] for n in names]
+    hyps = [datasets.system(sigdata.WMT21, n)[:80] for n in names]
     ours = ours_class(**kwargs)
     stats = [ours.corpus_statistics(h, refs) for h in hyps]
     for test, n in (("bs", 50), ("ar", 70)):

@@ -24,7 +24,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data"
+sys.path.insert(0, str(ROOT / "tests"))
+
+import datasets  # noqa: E402  (tests/datasets.py: the lines the tests score)
+
+DATA = datasets.DATA
 OUT = ROOT / "tests" / "golden" / "chrf_ter.json"
 
 #: Set -> (target language, systems to copy). wmt24pp-en-ko has no systems:
@@ -79,12 +83,9 @@ ASIAN_LANGS = {"zh", "ja"}
 
 
 def read_lines(path: Path) -> list[str]:
-    """Lines of a gzip file, split on LF only (``splitlines`` would split on U+001C-U+001E too)."""
-    text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    """Lines of a data file as the tests read them (split on LF only: ``splitlines`` would split
+    on U+001C-U+001E too)."""
+    return list(datasets.read(path))
 
 
 def copy_data(source: Path) -> None:
@@ -118,7 +119,7 @@ def hypotheses(name: str) -> dict[str, list[str]]:
 
 def published_ref_letter(name: str) -> dict[str, str]:
     """Map a published reference label (A, refA...) to our file name, from PROVENANCE.json."""
-    prov = json.loads((DATA / name / "PROVENANCE.json").read_text())["files"]
+    prov = datasets.provenance(name)["files"]
     out = {}
     for ours, theirs in prov.items():
         if ours.startswith("ref"):

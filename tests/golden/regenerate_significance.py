@@ -39,6 +39,7 @@ import sacrebleu  # noqa: E402
 from sacrebleu import significance as sig  # noqa: E402
 from sacrebleu.metrics import BLEU  # noqa: E402
 
+import datasets  # noqa: E402  (tests/datasets.py)
 import sigdata  # noqa: E402  (tests/sigdata.py)
 
 OUT = HERE / "significance.json"
@@ -94,11 +95,11 @@ def render_outputs() -> dict:
     outputs = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        refs = sigdata.references(sigdata.WMT21)
+        refs = datasets.references(sigdata.WMT21)
         for k, stream in enumerate(refs):
             (folder / f"ref{k}").write_text("\n".join(stream[:300]) + "\n", encoding="utf-8")
         for name in names:
-            (folder / name).write_text("\n".join(sigdata.system(sigdata.WMT21, name)[:300]) + "\n", encoding="utf-8")
+            (folder / name).write_text("\n".join(datasets.system(sigdata.WMT21, name)[:300]) + "\n", encoding="utf-8")
         ref_files = [f"ref{k}" for k in range(len(refs))]
         env = {**os.environ, "SACREBLEU_SEED": "12345", "NO_COLOR": "1"}
         env.pop("SACREBLEU_FORMAT", None)
@@ -118,10 +119,10 @@ def render_outputs() -> dict:
 
 
 def main() -> None:
-    wmt17_refs = sigdata.references(sigdata.WMT17)
-    wmt17 = [(n, sigdata.system(sigdata.WMT17, n)) for n in sigdata.system_names(sigdata.WMT17)]
-    wmt21_refs = sigdata.references(sigdata.WMT21)
-    wmt21 = [(n, sigdata.system(sigdata.WMT21, n)) for n in sigdata.system_names(sigdata.WMT21)]
+    wmt17_refs = datasets.references(sigdata.WMT17)
+    wmt17 = [(n, datasets.system(sigdata.WMT17, n)) for n in sigdata.system_names(sigdata.WMT17)]
+    wmt21_refs = datasets.references(sigdata.WMT21)
+    wmt21 = [(n, datasets.system(sigdata.WMT21, n)) for n in sigdata.system_names(sigdata.WMT21)]
     none_tok = {"tokenize": "none"}
     golden = {
         "oracle": {"sacrebleu": sacrebleu.__version__, "numpy": numpy.__version__},

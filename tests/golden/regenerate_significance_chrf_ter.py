@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE.parent))
 import sacrebleu  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 
+import datasets  # noqa: E402  (tests/datasets.py)
 import sigdata  # noqa: E402  (tests/sigdata.py)
 
 OUT = HERE / "significance_chrf_ter.json"
@@ -39,9 +40,9 @@ SEED, LINES, N_REFS, N_BS, N_AR = 777, 80, 2, 50, 70
 
 def main() -> None:
     os.environ["SACREBLEU_SEED"] = str(SEED)
-    refs = [s[:LINES] for s in sigdata.references(sigdata.WMT21)[:N_REFS]]
+    refs = [s[:LINES] for s in datasets.references(sigdata.WMT21)[:N_REFS]]
     names = sigdata.WMT21_SYSTEMS[:3]
-    named = [(n, sigdata.system(sigdata.WMT21, n)[:LINES]) for n in names]
+    named = [(n, datasets.system(sigdata.WMT21, n)[:LINES]) for n in names]
     cases = []
     for label, (cls, kwargs) in METRICS.items():
         for test, n in (("bs", N_BS), ("ar", N_AR)):

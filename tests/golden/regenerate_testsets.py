@@ -26,6 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
+sys.path.insert(1, str(HERE.parent))  # tests/testsets/conftest.py reads its lines through tests/datasets.py
 OUT = Path(os.environ.get("BLEUCLI_GOLDEN_OUT") or HERE / "testsets_sacrebleu.json")
 
 FILTERS = {

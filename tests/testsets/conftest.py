@@ -24,11 +24,11 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parent / "data"
+import datasets
 
 
 def data_lines(name: str) -> list[str]:
-    return (DATA / name).read_text(encoding="utf-8").split("\n")[:-1]
+    return datasets.lines(datasets.TESTSET_DATA / name)
 
 
 # --------------------------------------------------------------------------- raw formats
