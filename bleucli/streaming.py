@@ -74,7 +74,7 @@ def score_streams_multi(
     streams = Streams(system_names, systems, reference_names, references)
     sums = stream_statistics(metrics, streams, jobs, executor)
     nrefs = len(references)
-    return [[metric.score_from_statistics(per_metric[k].values, nrefs) for metric, per_metric in zip(metrics, sums)]
+    return [[metric.score_from_statistics(per_metric[k].totals(), nrefs) for metric, per_metric in zip(metrics, sums)]
             for k in range(len(systems))]
 
 
@@ -114,10 +114,13 @@ def stream_statistics(
             parts = _file_range_parts(workers, metrics, streams)
         else:
             parts = workers.map(_chunk_sums, streams.chunks(metrics))
-        sums: list[list[Statistics | None]] = [[None] * len(streams.systems) for _ in metrics]
+        collected: list[list[list[Statistics]]] = [[[] for _ in streams.systems] for _ in metrics]
         for part in parts:
-            sums = [[total((a, b)) for a, b in zip(mine, theirs)] for mine, theirs in zip(sums, part)]
-    return sums  # type: ignore[return-value]  # not None: aligned_segments refuses empty input
+            for mine, theirs in zip(collected, part):
+                for per_system, statistics in zip(mine, theirs):
+                    per_system.append(statistics)
+    # not None: aligned_segments refuses empty input
+    return [[total(per_system) for per_system in per_metric] for per_metric in collected]  # type: ignore[misc]
 
 
 def stream_rows(

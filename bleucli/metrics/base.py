@@ -322,7 +322,7 @@ class Metric(ABC, Generic[RefData]):
         summed = total(parts)
         if summed is None:
             raise InputError("nothing to score: the corpus has no segments")
-        return self.score_from_statistics(summed.values, self._nrefs)
+        return self.score_from_statistics(summed.totals(), self._nrefs)
 
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
