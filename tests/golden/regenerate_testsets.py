@@ -62,10 +62,15 @@ def sacrebleu_layout():
 
 
 def main() -> None:
+    # sacreBLEU's data directory, removed afterwards (the parity test runs this script)
+    with tempfile.TemporaryDirectory(prefix="sacrebleu-golden-") as scratch:
+        regenerate(Path(scratch))
+
+
+def regenerate(root: Path) -> None:
     from tests.testsets.conftest import SUBSETS, build_corpus
 
     corpus = build_corpus()
-    root = Path(tempfile.mkdtemp(prefix="sacrebleu-golden-"))
     os.environ["SACREBLEU"] = str(root)
     import sacrebleu.dataset as sds
     from sacrebleu.dataset import DATASETS
