@@ -62,8 +62,10 @@ def _stats(flags: dict[str, Any]) -> int:
     sums = stream_statistics(metrics, inputs, options.jobs)
     notices.flush()
     resolved = options.metrics
+    from ..metrics.bleu import BLEU
+
     for metric in metrics:  # record the tokenizer chosen from the target language, not "default"
-        if metric.name == "BLEU":
+        if isinstance(metric, BLEU):
             resolved = resolved._replace(bleu=resolved.bleu._replace(tokenize=metric.tokenize))
     files = [*inputs.system_names, *inputs.reference_names] if data is None else list(inputs.system_names)
     document = shard_document(
