@@ -73,6 +73,7 @@ def cli() -> None:
 
 def _register_commands() -> None:
     from .cache import cache
+    from .compare import compare
     from .score import score
     from .signature import signature
     from .testsets import register_exit_codes
@@ -80,6 +81,7 @@ def _register_commands() -> None:
     cli.add_command(score)
     cli.add_command(signature)
     cli.add_command(cache)
+    cli.add_command(compare)
     register_exit_codes()
 
 

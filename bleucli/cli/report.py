@@ -24,6 +24,7 @@ class ExitCode(IntEnum):
     INTEGRITY = 5  # checksum/size mismatch, corrupt cache that cannot be repaired offline
     UNSAFE = 6  # unsafe archive or invalid test-set registry
     SIGNATURE_MISMATCH = 7  # --expect-signature / `signature diff` found differences
+    WORSE = 8  # `compare --fail-if-worse`: a system is significantly worse than the baseline
     OUTPUT = 74  # the result could not be written (EX_IOERR: disk full, closed stdout)
     INTERRUPTED = 130  # Ctrl-C
     BROKEN_PIPE = 141  # stdout closed early (e.g. `| head`), as a SIGPIPE death would report

@@ -26,6 +26,7 @@ from .records import check_finite, json_line, json_list, rounded, score_record, 
 from .text import score_line, systems_table, text_lines
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..compare import Comparison
     from ..metrics.base import Score
     from ..options import OutputOptions
     from ..significance import ConfidenceResult, PairedResult
@@ -88,5 +89,16 @@ def paired(results: Sequence[PairedResult], output: OutputOptions) -> str:
                          short=output.short, color=output.color)
 
 
-__all__ = ["corpus", "sentence", "confidence", "paired", "score_record", "score_line", "check_finite",
-           "to_json", "rounded"]
+def comparison(result: Comparison, fmt: str) -> str:
+    """``bleucli compare``: the HTML report (``html``), the Markdown summary (``markdown``) or the JSON data."""
+    if fmt == "html":
+        from .html import comparison_page
+
+        return comparison_page(result)
+    from .compare import comparison_json, comparison_markdown
+
+    return comparison_markdown(result) if fmt == "markdown" else comparison_json(result)
+
+
+__all__ = ["corpus", "sentence", "confidence", "paired", "comparison", "score_record", "score_line",
+           "check_finite", "to_json", "rounded"]
