@@ -315,3 +315,19 @@ __all__ = [
 INPUT_DEFAULTS = InputOptions()
 OUTPUT_DEFAULTS = OutputOptions()
 RUN_DEFAULTS = RunOptions()
+
+
+# -- BLEU variants (bleucli self-bleu / ibleu / gleu / google-bleu, pairwise) ---
+#: Texygen's SelfBleu: sentences kept (``sample_size``), its default order (``gram``), NLTK method1's epsilon.
+TEXYGEN_SAMPLE_SIZE = 500
+TEXYGEN_MAX_ORDER = 3
+NLTK_METHOD1_EPSILON = 0.1
+#: iBLEU's weight of BLEU against the references (Sun & Zhou 2012 use 0.8-0.9).
+IBLEU_ALPHA = 0.8
+#: jfleg's gleu.py: reference samplings (``--iter``), n-gram order, and whose ``random.randint`` draws them.
+GLEU_ITERATIONS = 500
+GLEU_MAX_ORDER = 4
+GLEU_SAMPLING = ("python2", "python3")
+#: Google-BLEU (Wu et al. 2016, NLTK's gleu_score): n-gram orders min_len..max_len.
+GOOGLE_BLEU_MIN_ORDER = 1
+GOOGLE_BLEU_MAX_ORDER = 4

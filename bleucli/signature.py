@@ -34,6 +34,11 @@ METRIC_KEYS: dict[str, dict[str, str]] = {
     "BLEU": {"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord"},
     "chrF": {"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "beta": "b"},
     "TER": {"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"},
+    # BLEU's variants (bleucli.variants)
+    "Self-BLEU": {"mode": "m", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord", "sample": "n"},
+    "iBLEU": {"alpha": "a", "level": "lv", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord"},
+    "GLEU": {"order": "ord", "iter": "it", "sampling": "smp", "tok": "tok"},
+    "Google-BLEU": {"min": "mn", "max": "mx", "tok": "tok"},
 }
 
 #: Wildcard value accepted in an *expected* signature: matches any value.

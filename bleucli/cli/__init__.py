@@ -83,6 +83,9 @@ def _register_commands() -> None:
     cli.add_command(cache)
     cli.add_command(compare)
     register_exit_codes()
+    from .variants import register_variant_commands
+
+    register_variant_commands(cli)
 
 
 _register_commands()

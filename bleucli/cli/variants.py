@@ -1,0 +1,125 @@
+"""Subcommands for BLEU's variants: ``self-bleu``, ``ibleu``, ``gleu``, ``google-bleu`` and ``pairwise``.
+
+Flags are parsed here and handed to the library (:mod:`bleucli.variants`);
+output strings come from :mod:`bleucli.render.variants`. Failures are typed
+errors that ``bleucli.cli`` turns into one line and a documented exit code.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from ..errors import InputError
+from ..options import (
+    BLEU_DEFAULTS,
+    GLEU_ITERATIONS,
+    GLEU_MAX_ORDER,
+    GLEU_SAMPLING,
+    GOOGLE_BLEU_MAX_ORDER,
+    GOOGLE_BLEU_MIN_ORDER,
+    IBLEU_ALPHA,
+    SMOOTH_DEFAULTS,
+    TEXYGEN_MAX_ORDER,
+    TEXYGEN_SAMPLE_SIZE,
+)
+from .output import emit
+
+FORMAT_OPTION = click.option("-f", "--format", "output_format", type=click.Choice(["json", "text"]), default="json",
+                             show_default=True, help="Output format.")
+WIDTH_OPTION = click.option("-w", "--width", type=click.IntRange(0, 17), default=4, show_default=True,
+                            help="Digits after the decimal point (JSON also has unrounded_score).")
+SHORT_OPTION = click.option("-sh", "--short", is_flag=True, help="Short signature keys.")
+
+
+def read_lines(path: str) -> list[str]:
+    """A file's lines as bleucli reads every input (``-`` is stdin; ``.gz`` decompressed)."""
+    from ..reading import decode_source, read_source
+
+    if path == "-":
+        return decode_source(sys.stdin.buffer.read(), "<stdin>").lines()
+    return read_source(path).lines()
+
+
+def read_streams(paths: Sequence[str], hypothesis: str, what: str = "reference") -> tuple[list[str], list[list[str]]]:
+    """The hypothesis lines and each reference file's lines, refusing empty files and unequal line counts."""
+    hyp = read_lines(hypothesis)
+    if not hyp:
+        raise InputError("the file is empty", source="<stdin>" if hypothesis == "-" else hypothesis)
+    streams = []
+    for path in paths:
+        stream = read_lines(path)
+        if len(stream) != len(hyp):
+            raise InputError(f"has {len(stream)} lines but the hypotheses have {len(hyp)}", source=path)
+        streams.append(stream)
+    return hyp, streams
+
+
+def _print(output_format: str, width: int, short: bool, result: Any, details: str = "") -> None:
+    from ..render.variants import variant_json, variant_line
+
+    if output_format == "text":
+        emit(variant_line(result.name, result.signature, result.score, width, short, details))
+    else:
+        emit(variant_json(result.to_dict(), width, short, result.signature))
+
+
+@click.command("self-bleu")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--texygen", is_flag=True,
+              help=f"Texygen's Self-BLEU (geek-ai/Texygen): NLTK sentence BLEU with method1 smoothing, uniform "
+                   f"weights, the first {TEXYGEN_SAMPLE_SIZE} lines, whitespace tokens unless -tok names one; "
+                   "0..1.")
+@click.option("--max-order", type=click.IntRange(1, 9), default=None,
+              help=f"Largest n-gram order (S-BLEU-N). Default: {TEXYGEN_MAX_ORDER} with --texygen (Texygen's "
+                   f"gram), {BLEU_DEFAULTS.max_order} otherwise.")
+@click.option("--all-lines", is_flag=True, help=f"With --texygen: every line, not the first {TEXYGEN_SAMPLE_SIZE}.")
+@click.option("-tok", "--tokenize", default=None,
+              help="Tokenizer (bleucli's names). Default: 13a; whitespace with --texygen.")
+@click.option("-lc", "--lowercase", is_flag=True, help="Lowercase first (sacreBLEU-style mode).")
+@click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)), default=BLEU_DEFAULTS.smooth_method,
+              show_default=True, help="Smoothing (sacreBLEU-style mode).")
+@click.option("--smooth-value", type=float, default=None, help="Smoothing value for floor/add-k.")
+@click.option("--no-effective-order", is_flag=True,
+              help="Average over all orders, not those the sentence has (sacreBLEU-style mode).")
+@FORMAT_OPTION
+@WIDTH_OPTION
+@SHORT_OPTION
+def self_bleu_command(file: str, texygen: bool, max_order: int | None, all_lines: bool, tokenize: str | None,
+                      lowercase: bool, smooth_method: str, smooth_value: float | None, no_effective_order: bool,
+                      output_format: str, width: int, short: bool) -> None:
+    """Self-BLEU of FILE: each line scored against all the other lines, averaged (diversity of generated text).
+
+    Without --texygen, sacreBLEU's sentence BLEU (13a tokens, exp smoothing,
+    effective order) on 0..100 over every line.
+    """
+    from ..variants.self_bleu import self_bleu, texygen_self_bleu
+
+    lines = read_lines(file)
+    source = "<stdin>" if file == "-" else file
+    if len(lines) < 2:
+        raise InputError(f"Self-BLEU needs at least 2 lines, the file has {len(lines)}", source=source)
+    if texygen:
+        result = texygen_self_bleu(lines, max_order=max_order or TEXYGEN_MAX_ORDER, tokenize=tokenize,
+                                   sample_size=None if all_lines else TEXYGEN_SAMPLE_SIZE)
+    else:
+        from ..metrics.bleu import BLEU
+
+        metric = BLEU(lowercase=lowercase, tokenize=tokenize or "13a", smooth_method=smooth_method,
+                      smooth_value=smooth_value, max_ngram_order=max_order or BLEU_DEFAULTS.max_order,
+                      effective_order=not no_effective_order, force=True)
+        result = self_bleu(lines, metric)
+    _print(output_format, width, short, result)
+
+
+__all__ = ["self_bleu_command", "read_lines", "read_streams", "GLEU_ITERATIONS", "GLEU_MAX_ORDER", "GLEU_SAMPLING",
+           "GOOGLE_BLEU_MAX_ORDER", "GOOGLE_BLEU_MIN_ORDER", "IBLEU_ALPHA"]
+
+
+def register_variant_commands(group: click.Group) -> None:
+    """Add the variants' subcommands to the ``bleucli`` group (called by ``bleucli.cli``)."""
+    for command in (self_bleu_command,):
+        group.add_command(command)
