@@ -56,6 +56,8 @@ class BLEUOptions(NamedTuple):
     smooth_value: float | None = None
     max_order: int = 4
     effective_order: bool = False
+    #: a local SentencePiece model file for ``tokenize="spm"`` (signed with its sha256)
+    spm_model: str | None = None
 
 
 class CHRFOptions(NamedTuple):
@@ -105,6 +107,7 @@ class MetricOptions(NamedTuple):
         references: "Sequence[Sequence[str | None]] | None" = None,
         trg_lang: str = "",
         signature_fields: "dict[str, str] | None" = None,
+        models: "dict[str, Any] | None" = None,
     ) -> "list[Metric[Any]]":
         """The metric objects, in printing order.
 
@@ -121,7 +124,7 @@ class MetricOptions(NamedTuple):
                 metrics.append(BLEU(
                     lowercase=b.lowercase, force=b.force, tokenize=b.tokenize, smooth_method=b.smooth_method,
                     smooth_value=b.smooth_value, max_ngram_order=b.max_order, effective_order=b.effective_order,
-                    trg_lang=trg_lang, references=references,
+                    trg_lang=trg_lang, references=references, spm_model=b.spm_model, models=models,
                 ))
             elif name == "chrf":
                 from .metrics.chrf import CHRF
@@ -232,7 +235,7 @@ class RunOptions(NamedTuple):
         bleu = BLEUOptions(
             lowercase=flags["lowercase"], force=flags["force"], tokenize=flags["tokenize"],
             smooth_method=flags["smooth_method"], smooth_value=flags["smooth_value"],
-            max_order=flags["max_order"], effective_order=sentence_level,
+            max_order=flags["max_order"], effective_order=sentence_level, spm_model=flags.get("spm_model"),
         )
         chrf = CHRFOptions(
             char_order=flags["chrf_char_order"], word_order=flags["chrf_word_order"], beta=flags["chrf_beta"],

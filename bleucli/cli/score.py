@@ -60,7 +60,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("--tsv", is_flag=True,
               help="stdin holds one system per tab-separated column (sacreBLEU guesses this; bleucli needs the flag).")
 @click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
-              help="Tokenizer [default: 13a, or zh for Chinese targets].")
+              help="Tokenizer [default: 13a; zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean targets].")
+@click.option("--spm-model", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="A local SentencePiece model for -tok spm (signed tok:spm-<its sha256, 12 digits>).")
 @click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)), default=BLEU_DEFAULTS.smooth_method,
               show_default=True,
               help="BLEU smoothing method.")
@@ -134,8 +136,10 @@ def _score(flags: dict[str, Any]) -> int:
     if bleu.smooth_value is not None and bleu.smooth_method in ("exp", "none") and "bleu" in options.metrics.names:
         notices.show(f"--smooth-value is ignored by the {bleu.smooth_method} smoothing method")
     # every option is validated (by building the metrics) before any input is read
+    models = {"cache_dir": options.testset.cache_dir, "offline": options.testset.offline,
+              "registry": options.testset.registry}  # where spBLEU models are cached
     metrics = options.metrics.build(None, options.testset.target_language,
-                                    data.signature_fields() if data is not None else None)
+                                    data.signature_fields() if data is not None else None, models)
     if options.sentence_level and len(metrics) > 1:
         raise click.UsageError("--sentence-level takes one metric (-m)")
     if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work

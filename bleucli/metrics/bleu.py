@@ -194,7 +194,12 @@ class BLEU(Metric[BLEURefData]):
         effective_order: bool = BLEU_DEFAULTS.effective_order,
         trg_lang: str = "",
         references: Sequence[Sequence[str | None]] | None = None,
+        spm_model: str | None = BLEU_DEFAULTS.spm_model,
+        models: dict[str, Any] | None = None,
     ) -> None:
+        """``spm_model``: a local SentencePiece model file (implies ``tokenize="spm"``); ``models``: where
+        registry SentencePiece models are cached (``cache_dir``, ``offline``, ``registry``; default: the
+        environment's)."""
         self.smooth_value = check_smoothing(smooth_method, smooth_value)
         self.smooth_method = smooth_method
         if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) or not (
@@ -207,8 +212,12 @@ class BLEU(Metric[BLEURefData]):
         self.force = bool(force)
         self.effective_order = bool(effective_order)
         self.trg_lang = trg_lang
+        if tokenize is None and spm_model is not None:
+            tokenize = "spm"
         self.tokenize = tokenize if tokenize is not None else default_tokenizer_for(trg_lang)
-        self.tokenizer = get_tokenizer(self.tokenize)
+        self.tokenizer = get_tokenizer(self.tokenize, spm_model=spm_model, models=models)
+        if self.tokenize == "spm" and spm_model is None:
+            warn("tokenizer 'spm' is sacreBLEU's old name of 'flores101' (same model and signature)")
         self._split = self.tokenizer.tokens
         # tokenizers whose tokens are single characters offer them as one string
         self._characters = getattr(self.tokenizer, "characters", None)

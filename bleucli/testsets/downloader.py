@@ -189,8 +189,9 @@ def _verify(download: Download, partial: _Partial, cap: int) -> None:
     if download.size is not None and partial.size != download.size:
         raise IntegrityError(f"size mismatch for {url}: expected {download.size} bytes, got {partial.size}"
                              f"{_html_hint(partial)}", url, str(download.size), str(partial.size))
+    if not download.sha256 and not download.md5:
+        return  # a model the registry has no checksum for: models.py pins the sha256 of what arrived
     algorithm, expected = ("sha256", download.sha256) if download.sha256 else ("md5", download.md5)
-    assert expected is not None
     actual = partial.hashers[algorithm].hexdigest()
     if actual != expected:
         raise IntegrityError(f"checksum mismatch for {url}: expected {algorithm} {expected}, got {actual} "

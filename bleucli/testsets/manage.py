@@ -58,6 +58,11 @@ def list_cache(root: Path) -> list[CacheEntry]:
                 if p.is_dir() and not p.name.startswith("."):
                     entries.append(CacheEntry("testset", f"{s.name.replace('+', '/')} {p.name}", p,
                                               cache.tree_size(p)))
+    models = root / "models"  # SentencePiece models (testsets/models.py)
+    if models.is_dir():
+        for m in sorted(models.iterdir()):
+            if m.is_dir() and not m.name.startswith("."):
+                entries.append(CacheEntry("model", m.name, m, cache.tree_size(m)))
     return entries
 
 
@@ -84,6 +89,8 @@ def verify_cache(root: Path, registry: Registry | str | os.PathLike[str] | None 
                 results.append(VerifyResult(entry, False, "incomplete extraction"))
             else:
                 results.append(VerifyResult(entry, True))
+        elif entry.kind == "model":
+            results.append(_verify_model(entry, reg))
         else:
             set_name, pair = entry.name.rsplit(" ", 1)
             testset = reg.testsets.get(set_name)
@@ -102,6 +109,24 @@ def verify_cache(root: Path, registry: Registry | str | os.PathLike[str] | None 
     return results
 
 
+def _verify_model(entry: CacheEntry, reg: Registry) -> VerifyResult:
+    from ..errors import IntegrityError
+    from .models import MANIFEST as MODEL_MANIFEST
+    from .models import check_model_bytes
+
+    spec = reg.models.get(entry.name)
+    if spec is None:
+        return VerifyResult(entry, False, "not in the registry (stale)")
+    path = entry.path / spec.file
+    if not path.is_file():
+        return VerifyResult(entry, False, "model missing")
+    try:
+        recorded = check_model_bytes(spec, path, path.read_bytes(), cache.read_json(entry.path / MODEL_MANIFEST))
+    except IntegrityError:
+        return VerifyResult(entry, False, "checksum mismatch")
+    return VerifyResult(entry, recorded is not None, "" if recorded is not None else "no recorded checksum")
+
+
 def remove_from_cache(root: Path, testset: str | None = None,
                       registry: Registry | str | os.PathLike[str] | None = None) -> list[Path]:
     """Remove one test set (its processed pairs and the downloads only it uses), or everything.
@@ -111,13 +136,19 @@ def remove_from_cache(root: Path, testset: str | None = None,
     """
     removed: list[Path] = []
     if testset is None:
-        for sub in ("downloads", "testsets"):
+        for sub in ("downloads", "testsets", "models"):
             path = root / sub
             if path.exists():
                 cache.move_aside_and_remove(path)
                 removed.append(path)
         return removed
     reg = _registry(registry)
+    if testset in reg.models and testset not in reg.testsets:  # a SentencePiece model
+        model = root / "models" / testset
+        if model.exists():
+            cache.move_aside_and_remove(model)
+            removed.append(model)
+        return removed
     target = reg.get(testset)
     still_used = {f for name, t in reg.testsets.items() if name != testset for f in t.files}
     processed = root / "testsets" / target.dirname

@@ -130,6 +130,8 @@ class Registry:
     path: str
     testsets: Mapping[str, TestSet]
     downloads: Mapping[str, Download]
+    #: SentencePiece models for spBLEU (the optional ``models:`` section; see ``models.py``)
+    models: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def get(self, name: str) -> TestSet:
         """The named test set, or :class:`UnknownTestSetError` with close-name suggestions."""
@@ -380,7 +382,8 @@ def _validate_testset(check: _Checker, name: str, raw: Any, downloads: Mapping[s
 def validate(data: Any, source: str) -> Registry:
     """Turn parsed YAML into a :class:`Registry`, or raise :class:`RegistryError`."""
     check = _Checker(source)
-    top = check.mapping(data, "top level", {"schema", "downloads", "testsets"}, {"schema", "downloads", "testsets"})
+    top = check.mapping(data, "top level", {"schema", "downloads", "testsets", "models"},
+                        {"schema", "downloads", "testsets"})
     if isinstance(top["schema"], bool) or top["schema"] != SCHEMA_VERSION:
         raise check.fail("schema", f"unsupported schema {top['schema']!r} (this bleucli reads schema {SCHEMA_VERSION})")
     raw_downloads = top["downloads"]
@@ -409,7 +412,10 @@ def validate(data: Any, source: str) -> Registry:
             raise check.fail(f"testsets.{name}", f"name collides with '{clash}' in the cache (case-insensitive)")
         dirnames[testset.dirname.lower()] = name
         testsets[name] = testset
-    return Registry(path=source, testsets=MappingProxyType(testsets), downloads=MappingProxyType(downloads))
+    from .models import validate_models
+
+    return Registry(path=source, testsets=MappingProxyType(testsets), downloads=MappingProxyType(downloads),
+                    models=validate_models(check, top.get("models")))
 
 
 def load_registry_file(path: str | os.PathLike[str]) -> Registry:

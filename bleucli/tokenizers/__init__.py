@@ -8,7 +8,7 @@ Adding a tokenizer is one new module in this package and one line in
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..errors import OptionError
 
@@ -18,11 +18,17 @@ _REGISTRY: dict[str, str] = {
     "intl": "tok_intl:TokenizerIntl",
     "char": "tok_char:CharTokenizer",
     "zh": "tok_zh:TokenizerZh",
+    "ja-mecab": "tok_mecab:TokenizerJaMecab",
+    "ko-mecab": "tok_mecab:TokenizerKoMecab",
+    "flores101": "tok_spm:Flores101Tokenizer",
+    "spm": "tok_spm:SpmTokenizer",
+    "flores200": "tok_spm:Flores200Tokenizer",
+    "spBLEU-1K": "tok_spm:SpBLEU1KTokenizer",
 }
 
-#: Tokenizer chosen by the target language when none is given (sacreBLEU's rule).
-#: Languages whose tokenizer is not available in this version fall back to 13a.
-_LANGUAGE_DEFAULTS: dict[str, str] = {"zh": "zh"}
+#: Tokenizer chosen by the target language when none is given (sacreBLEU's rule). A tokenizer
+#: whose extra is not installed is an error when it is built, never a fallback to 13a.
+_LANGUAGE_DEFAULTS: dict[str, str] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 DEFAULT_TOKENIZER = "13a"
 
@@ -47,14 +53,18 @@ def available_tokenizers() -> list[str]:
 
 
 def default_tokenizer_for(target_language: str | None) -> str:
-    """The tokenizer sacreBLEU picks for a target language (``13a`` unless zh)."""
+    """The tokenizer sacreBLEU picks for a target language (zh, ja-mecab, ko-mecab, else ``13a``)."""
     if not target_language:
         return DEFAULT_TOKENIZER
     return _LANGUAGE_DEFAULTS.get(target_language.lower(), DEFAULT_TOKENIZER)
 
 
-def get_tokenizer(name: str) -> Tokenizer:
-    """Build the tokenizer registered as ``name``; an unknown name is an :class:`OptionError`."""
+def get_tokenizer(name: str, **config: Any) -> Tokenizer:
+    """Build the tokenizer registered as ``name``; an unknown name is an :class:`OptionError`.
+
+    ``config`` goes to tokenizers that take settings (the SentencePiece ones:
+    ``spm_model``, ``models``); the others are built without arguments.
+    """
     try:
         target = _REGISTRY[name]
     except KeyError:
@@ -62,5 +72,10 @@ def get_tokenizer(name: str) -> Tokenizer:
         raise OptionError(f"unknown tokenizer '{name}' (choose from: {known})") from None
     module_name, class_name = target.split(":")
     module = importlib.import_module(f"{__name__}.{module_name}")
-    tokenizer: Tokenizer = getattr(module, class_name)()
+    factory = getattr(module, class_name)
+    accepted = getattr(factory, "settings", ())
+    if config.get("spm_model") is not None and "spm_model" not in accepted:
+        raise OptionError(f"a SentencePiece model file (--spm-model) needs the tokenizer 'spm', not '{name}'")
+    settings = {key: value for key, value in config.items() if value is not None and key in accepted}
+    tokenizer: Tokenizer = factory(**settings)
     return tokenizer

@@ -246,9 +246,40 @@ def main() -> None:
     for name, entry in testsets.items():
         if "citation" in entry:
             assert back["testsets"][name]["citation"] == str(entry["citation"]), name
+    text += models_section()
     OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT}: {len(testsets)} test sets, {sum(len(e['pairs']) for e in testsets.values())} pairs, "
           f"{len(downloads)} downloads", file=sys.stderr)
+
+
+#: What is publicly known about each spBLEU model beyond its URL (recorded, not enforced).
+MODEL_NOTES = {
+    "flores101": "no published checksum known; the sha256 is pinned at the first download",
+    "flores200": "no checksum published by sacreBLEU; a third party reports md5 05c551ae7955b3980d5a9d044eb09d70 "
+                 "(said to be byte-identical to NLLB-200's sentencepiece.bpe.model), unverified here, so the "
+                 "sha256 is pinned at the first download",
+    "spBLEU-1K": "no published checksum known; the sha256 is pinned at the first download",
+}
+
+
+def models_section() -> str:
+    """The registry's ``models:`` section: sacreBLEU's SentencePiece models (URLs and signatures)."""
+    from sacrebleu.tokenizers.tokenizer_spm import SPM_MODELS
+
+    lines = [
+        "# models: NAME -> {url, signature (the tok: value), file (cache name, default: the URL's",
+        "#   basename, as sacreBLEU names it), md5/sha256/size (optional), note}. sacreBLEU publishes no",
+        "#   checksum for these models and they could not be downloaded where this file was made: without",
+        "#   md5/sha256 here, bleucli pins the sha256 of the first download in its cache manifest and holds",
+        "#   every later load to it. Add sha256 and size once verified.",
+        "models:",
+    ]
+    for name, entry in SPM_MODELS.items():
+        if name == "spm":  # sacreBLEU's old name of flores101 (same URL): an alias, not a model
+            continue
+        lines += [f"  {name}:", f"    url: {entry['url']}", f"    signature: {entry['signature']}",
+                  f"    file: {url_basename(entry['url'])}", f"    note: {MODEL_NOTES[name]}"]
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
