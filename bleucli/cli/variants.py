@@ -119,7 +119,74 @@ __all__ = ["self_bleu_command", "read_lines", "read_streams", "GLEU_ITERATIONS",
            "GOOGLE_BLEU_MAX_ORDER", "GOOGLE_BLEU_MIN_ORDER", "IBLEU_ALPHA"]
 
 
+def _pairwise_segments(path: str) -> list[tuple[Any, Any]]:
+    """The JSONL input of ``pairwise``: one object per line, ``hypotheses`` and (optional) ``references``."""
+    import json
+
+    source = "<stdin>" if path == "-" else path
+    segments = []
+    for number, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", source=source, line=number) from None
+        if not isinstance(item, dict) or "hypotheses" not in item:
+            raise InputError('each line must be a JSON object with a "hypotheses" list', source=source, line=number)
+        hyps, refs = item["hypotheses"], item.get("references", item["hypotheses"])
+        for what, values in (("hypotheses", hyps), ("references", refs)):
+            if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+                raise InputError(f'"{what}" must be a non-empty list of strings', source=source, line=number)
+        segments.append((hyps, refs))
+    if not segments:
+        raise InputError("no segments in the input", source=source)
+    return segments
+
+
+@click.command("pairwise")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--metric", type=click.Choice(["bleu", "chrf"]), default="bleu", show_default=True)
+@click.option("-tok", "--tokenize", default="13a", show_default=True, help="BLEU's tokenizer.")
+@click.option("-lc", "--lowercase", is_flag=True, help="Lowercase first.")
+@click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)), default=BLEU_DEFAULTS.smooth_method,
+              show_default=True, help="BLEU's smoothing.")
+@click.option("--smooth-value", type=float, default=None, help="Smoothing value for floor/add-k.")
+@click.option("--max-order", type=click.IntRange(1, 9), default=BLEU_DEFAULTS.max_order, show_default=True)
+@click.option("--no-effective-order", is_flag=True, help="BLEU without effective order (sacreBLEU's BLEU() default).")
+@click.option("-cw", "--chrf-word-order", type=click.IntRange(0, None), default=0, show_default=True,
+              help="chrF word order (2: chrF++).")
+def pairwise_command(file: str, metric: str, tokenize: str, lowercase: bool, smooth_method: str,
+                     smooth_value: float | None, max_order: int, no_effective_order: bool,
+                     chrf_word_order: int) -> None:
+    """Sentence scores of every hypothesis against every reference, per JSONL line of FILE.
+
+    Each input line is {"hypotheses": [...], "references": [...]} (references
+    default to the hypotheses, as in MBR decoding); each output line is
+    {"scores": [[...], ...]}, one row per hypothesis, one column per reference:
+    sacreBLEU's sentence_score of that pair.
+    """
+    from ..render.variants import matrix_json_line
+
+    segments = _pairwise_segments(file)
+    scorer: Any
+    if metric == "bleu":
+        from ..metrics.bleu import BLEU
+
+        scorer = BLEU(tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,
+                      max_ngram_order=max_order, effective_order=not no_effective_order, force=True)
+    else:
+        from ..metrics.chrf import CHRF
+
+        scorer = CHRF(word_order=chrf_word_order, lowercase=lowercase)
+    signature = None
+    for hyps, refs in segments:
+        matrix = scorer.pairwise_scores(hyps, refs)
+        signature = signature or scorer.signature(1).format()
+        emit(matrix_json_line(matrix, {"name": scorer.name, "signature": signature}))
+
+
 def register_variant_commands(group: click.Group) -> None:
     """Add the variants' subcommands to the ``bleucli`` group (called by ``bleucli.cli``)."""
-    for command in (self_bleu_command,):
+    for command in (self_bleu_command, pairwise_command):
         group.add_command(command)

@@ -376,6 +376,16 @@ class Metric(ABC, Generic[RefData]):
         score, statistics = self.score_from_statistics, self.segment_statistics
         return [score(statistics(h, info), nrefs) for h in hypotheses]
 
+    def pairwise_scores(self, hypotheses: Sequence[str], references: Sequence[str]) -> list[list[float]]:
+        """``[i][j]``: the sentence score of hypothesis i against reference j alone (MBR matrices).
+
+        Each cell equals ``sentence_score(hypotheses[i], [references[j]]).score``; each
+        reference is prepared once and each hypothesis tokenized once (:mod:`bleucli.variants.pairwise`).
+        """
+        from ..variants.pairwise import pairwise_scores
+
+        return pairwise_scores(self, hypotheses, references)
+
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         """Score one hypothesis against its references (a list of strings)."""
         if not isinstance(hypothesis, str):
