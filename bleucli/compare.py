@@ -225,15 +225,13 @@ def place_tokens(line: str, tokens: Sequence[str], lowercase: bool) -> list[tupl
     places: list[tuple[int, int] | None] = []
     cursor = 0
     for token in tokens:
-        found = -1
-        for form in _written_forms(token):
-            found = text.find(form, cursor)
-            if found >= 0:
-                end = found + len(form)
-                break
-        if found < 0:
+        # the earliest occurrence of any written form; at a tie the longer (``&amp;``, not its ``&``)
+        hits = [(at, -len(form)) for form in _written_forms(token) if (at := text.find(form, cursor)) >= 0]
+        if not hits:
             places.append(None)
             continue
+        found, negative_length = min(hits)
+        end = found - negative_length
         places.append((offsets[found], offsets[end - 1] + 1))
         cursor = end
     return places

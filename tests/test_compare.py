@@ -1,0 +1,269 @@
+"""``bleucli compare``: its numbers are the CLI's, its highlighting is BLEU's counting, its page is safe.
+
+The data model is checked against the scoring command itself (corpus mode,
+``-pbs``, ``-par``, ``-sl``), so the report can never disagree with it; the
+highlighting against the statistics rows BLEU sums; the HTML against hostile
+text and for byte-for-byte determinism (tests/golden/compare_report.html,
+made by tests/golden/regenerate_compare_report.py).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bleucli.compare import compare, counted_ngrams, highlight, place_tokens
+from bleucli.metrics.bleu import BLEU
+from bleucli.options import MetricOptions, RunOptions
+from conftest import invoke, run_subprocess
+from datasets import DATA, EXAMPLES, read
+
+GOLDEN = Path(__file__).parent / "golden" / "compare_report.html"
+
+
+def write(path: Path, lines: list[str] | tuple[str, ...]) -> str:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def three(tmp_path: Path) -> tuple[str, list[str]]:
+    """60 segments of wmt22-en-de: a reference and three systems, as plain files."""
+    folder = DATA / "wmt22-en-de"
+    ref = write(tmp_path / "ref.de", read(folder / "ref.de.gz")[:60])
+    systems = [write(tmp_path / f"{name}.de", read(folder / "sys" / f"{name}.de.gz")[:60])
+               for name in ("Online-A", "Online-B", "Lan-Bridge")]
+    return ref, systems
+
+
+def cli_json(args: list[str]) -> object:
+    result = invoke(args)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+# -- every number equals the CLI's --------------------------------------------------------------
+def test_corpus_scores_cis_and_p_values_equal_the_scoring_command(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems, "-m", "bleu", "chrf", "ter", "--json", "-"])
+    paired = cli_json([ref, "-i", *systems, "-pbs", "-m", "bleu", "chrf", "ter", "-f", "json"])
+    corpus = cli_json([ref, "-i", *systems, "-m", "bleu", "chrf", "ter", "-f", "json"])
+    for k, system in enumerate(report["systems"]):
+        for metric, numbers in system["metrics"].items():
+            expected = paired[k][metric]
+            assert numbers["score"] == expected["score"]
+            assert numbers["mean"] == expected["mean"]
+            assert numbers["ci"] == expected["ci"]
+            assert numbers["p_value"] == expected["p_value"]
+            assert numbers["score"] == corpus[k]["scores"][metric]["unrounded_score"]
+    assert report["signatures"]["BLEU"] == paired[0]["BLEU"]["signature"].replace("bs:1000|seed:12345|", "")
+
+
+def test_approximate_randomization_p_values_equal_par(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems[:2], "-par", "-parn", "500", "--json", "-"])
+    paired = cli_json([ref, "-i", *systems[:2], "-par", "-parn", "500", "-f", "json"])
+    assert report["test"] == "ar"
+    assert report["systems"][1]["metrics"]["BLEU"]["p_value"] == paired[1]["BLEU"]["p_value"]
+
+
+def test_sentence_bleu_equals_sentence_level_mode(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems[:2], "--json", "-"])
+    for k, system in enumerate(systems[:2]):
+        lines = invoke([ref, "-i", system, "-sl", "-f", "json"]).stdout.splitlines()
+        expected = [json.loads(line)["unrounded_score"] for line in lines]
+        got = [segment["systems"][k]["sentence_bleu"] for segment in report["segments"]]
+        assert got == expected
+
+
+def test_pairwise_matrix_is_each_pairs_own_test(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems, "--json", "-"])
+    second = cli_json([ref, "-i", systems[1], systems[2], "-pbs", "-f", "json"])
+    assert report["pairwise_p_values"][1][2] == second[1]["BLEU"]["p_value"]
+    assert report["pairwise_p_values"][2][1] == second[1]["BLEU"]["p_value"]
+    assert report["pairwise_p_values"][0][1] == report["systems"][1]["metrics"]["BLEU"]["p_value"]
+
+
+def test_length_buckets_score_summed_statistics(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems[:2], "--json", "-"])
+    assert sum(b["count"] for b in report["buckets"]) == 60
+    bleu = BLEU()
+    for bucket in report["buckets"]:
+        members = [s for s in report["segments"]
+                   if bucket["label"] == _bucket_label(len(bleu._tokens(s["references"][0])))]
+        rows = [s["systems"][1]["statistics"] for s in members]
+        assert len(members) == bucket["count"]
+        assert bleu.score_from_statistics(bleu.aggregate(rows), 1).score == bucket["bleu"][1]
+
+
+def _bucket_label(length: int) -> str:
+    for low, high in ((0, 10), (11, 20), (21, 30), (31, 40), (41, 60)):
+        if low <= length <= high:
+            return f"{low}-{high}"
+    return ">60"
+
+
+# -- highlighting is BLEU's counting ------------------------------------------------------------
+@pytest.mark.parametrize("folder, tokenize, lowercase", [
+    ("wmt22-en-de", "13a", False), ("wmt22-en-de", "intl", True), ("wmt22-en-zh", "zh", False),
+    ("wmt22-en-ja", "char", False),
+])
+def test_highlighted_ngrams_add_up_to_the_clipped_matches(folder, tokenize, lowercase):
+    path = DATA / folder
+    target = folder.rsplit("-", 1)[1]
+    refs = [list(read(path / f"ref.{target}.gz")[:150])]
+    if (path / f"ref2.{target}.gz").exists():
+        refs.append(list(read(path / f"ref2.{target}.gz")[:150]))
+    names = sorted(p.name for p in (path / "sys").iterdir())[:2]
+    systems = [list(read(path / "sys" / name)[:150]) for name in names]
+    options = RunOptions(metrics=MetricOptions(bleu=MetricOptions().bleu._replace(tokenize=tokenize,
+                                                                                   lowercase=lowercase)))
+    result = compare(options, names, systems, [f"ref{k}" for k in range(len(refs))], refs)
+    placed = unplaced = 0
+    for segment in result.segments:
+        for entry in segment.systems:
+            order = result.max_order
+            assert entry.matches == entry.statistics[2:2 + order]
+            assert tuple(len(starts) for starts in entry.counted) == entry.statistics[2:2 + order]
+            assert len(entry.spans) + entry.unplaced == entry.statistics[0]
+            for span in entry.spans:
+                assert entry.hypothesis[span.start:span.end].strip() == entry.hypothesis[span.start:span.end]
+            placed += len(entry.spans)
+            unplaced += entry.unplaced
+    assert placed > 1000 and unplaced == 0
+
+
+def test_punctuation_split_off_by_the_tokenizer_is_not_highlighted():
+    """A whitespace approximation would call ``year,`` unmatched; BLEU matches ``year`` and not ``,``."""
+    bleu = BLEU()
+    hypothesis = "It rained all year, then stopped."
+    matches, counted, spans, unplaced = highlight(bleu, hypothesis, ["It rained all year then it stopped ."], None)
+    shown = {hypothesis[s.start:s.end]: s.order for s in spans}
+    assert shown["year"] == 4 and shown[","] == 0 and shown["stopped"] == 2 and shown["."] == 2
+    assert matches == tuple(bleu.single_use_statistics(hypothesis, ("It rained all year then it stopped .",))[2:6])
+    assert unplaced == 0
+
+
+def test_clipping_counts_the_first_occurrences_only():
+    counted = counted_ngrams("the the the cat".split(), ["the cat".split(), "the the dog".split()], 2)
+    assert counted == [[0, 1, 3], [0, 2]]
+
+
+def test_tokens_rewritten_by_13a_are_found_in_their_escaped_form():
+    tokens = BLEU()._tokens('He said &quot;yes&quot; &amp; left')
+    assert place_tokens('He said &quot;yes&quot; &amp; left', tokens, False) == [
+        (0, 2), (3, 7), (8, 14), (14, 17), (17, 23), (24, 29), (30, 34)]
+
+
+def test_lowercase_search_keeps_the_offsets_of_the_displayed_line():
+    line = "İstanbul IS big"  # "İ".lower() is two characters
+    assert place_tokens(line, ["i̇stanbul", "is", "big"], True) == [(0, 8), (9, 11), (12, 15)]
+
+
+# -- the page ----------------------------------------------------------------------------
+HOSTILE = [
+    "</script><script>alert(1)</script>",
+    '"><img src=x onerror=alert(2)>',
+    "שלום עולם, hello",
+    "北京欢迎你 <b>bold</b>",
+]
+
+
+def hostile_report(tmp_path: Path) -> str:
+    ref = write(tmp_path / "ref.txt", ["</script> alert", '"><img src=x>', "שלום עולם", "北京欢迎你"])
+    base = write(tmp_path / "base<script>.txt", HOSTILE)
+    other = write(tmp_path / 'other"><img src=x>.txt', list(reversed(HOSTILE)))
+    out = tmp_path / "report.html"
+    result = invoke(["compare", ref, "-i", base, other, "--html", str(out), "-q"])
+    assert result.exit_code == 0, result.stderr
+    return out.read_text(encoding="utf-8")
+
+
+def test_hostile_text_is_escaped_everywhere(tmp_path):
+    page = hostile_report(tmp_path)
+    assert page.count("<script") == 2  # the JSON data block and the page's own script
+    assert "<img" not in page and "<b>" not in page and "alert(1)</script>" not in page
+    assert "<td class=\"txt\"><span class=\"t\">&lt;/script&gt; alert</span></td>" in page
+    assert "base&lt;script&gt;.txt" in page and "other&quot;&gt;&lt;img src=x&gt;.txt" in page
+    assert "onerror" in page and "alert" in page  # shown, as text
+    assert "שלום עולם" in page and "北京欢迎你" in page
+    data = re.search(r'<script type="application/json" id="bleucli-data">(.*?)</script>', page, re.S).group(1)
+    assert "<" not in data and ">" not in data
+    assert json.loads(data)["systems"][0].endswith("base<script>.txt")
+
+
+def test_csp_allows_exactly_the_inline_style_and_script(tmp_path):
+    page = hostile_report(tmp_path)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    assert csp.startswith("default-src 'none';")
+    style = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    script = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(script) == 1
+    for directive, text in (("style-src", style), ("script-src", script[0])):
+        digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+        assert f"{directive} 'sha256-{digest}';" in csp
+    assert "http://" not in page and "https://" not in page and "src=" not in page.replace("src=x", "")
+
+
+def test_the_report_is_deterministic_and_matches_the_golden_file(tmp_path, monkeypatch):
+    """Same inputs, same bytes: the golden file (tests/golden/regenerate_compare_report.py) is the report."""
+    for name in ("ref.de", "Online-B.de", "Lan-Bridge.de"):
+        shutil.copy(EXAMPLES / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    pages = []
+    for out in ("a.html", "b.html"):
+        result = invoke(["compare", "ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "--html", out, "-q"])
+        assert result.exit_code == 0, result.stderr
+        pages.append((tmp_path / out).read_bytes())
+    assert pages[0] == pages[1]
+    assert pages[0] == GOLDEN.read_bytes()
+
+
+# -- the command --------------------------------------------------------------------------
+def test_markdown_summary_is_the_default_output(three):
+    ref, systems = three
+    result = invoke(["compare", ref, "-i", *systems[:2]])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("| System | BLEU (μ ± 95% CI) | Δ BLEU | p |")
+    assert lines[2].startswith(f"| {systems[0]} (baseline) |")
+    assert "`BLEU|nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:" in result.stdout
+
+
+@pytest.mark.slow
+def test_fail_if_worse_exits_8_only_when_a_system_is_significantly_worse(tmp_path):
+    folder = DATA / "wmt22-en-de"
+    ref = write(tmp_path / "ref.de", read(folder / "ref.de.gz")[:300])
+    good = write(tmp_path / "good.de", read(folder / "sys" / "JDExploreAcademy.de.gz")[:300])
+    bad = write(tmp_path / "bad.de", [" ".join(line.split()[:3]) for line in read(folder / "sys" / "PROMT.de.gz")[:300]])
+    worse = run_subprocess(["compare", ref, "-i", good, bad, "--fail-if-worse"])
+    assert worse.returncode == 8
+    assert worse.stderr.decode().strip() == (
+        f"bleucli: error: significantly worse than the baseline {good}: {bad} (BLEU)")
+    assert "Significantly worse than the baseline" in worse.stdout.decode()
+    better = run_subprocess(["compare", ref, "-i", bad, good, "--fail-if-worse"])
+    assert better.returncode == 0, better.stderr
+
+
+def test_bad_input_gives_one_line_errors_with_documented_codes(three, tmp_path):
+    ref, systems = three
+    short = write(tmp_path / "short.de", ["only one line"])
+    result = invoke(["compare", ref, "-i", systems[0], short])
+    assert result.exit_code == 3 and "short.de" in result.stderr and len(result.stderr.splitlines()) == 1
+    result = invoke(["compare", ref, "-i", systems[0], str(tmp_path / "missing.de")])
+    assert result.exit_code == 3 and "missing.de: no such file" in result.stderr
+    result = invoke(["compare", ref, "-i", systems[0]])
+    assert result.exit_code == 2 and "at least one system" in result.stderr
+    result = invoke(["compare", ref, "-i", *systems[:2], "--source", short])
+    assert result.exit_code == 3 and result.stderr.startswith(f"bleucli: error: {short}: has 1 lines")
+    result = invoke(["compare", ref, "-i", *systems[:2], "--html", str(tmp_path / "no" / "dir.html")])
+    assert result.exit_code == 74 and "dir.html" in result.stderr
