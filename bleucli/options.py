@@ -221,6 +221,8 @@ class RunOptions(NamedTuple):
     sentence_level: bool = False
     #: worker processes (0: one per available CPU); results never depend on it
     jobs: int = 1
+    #: a Dask cluster to run on (``local:N`` or a scheduler address), instead of local processes
+    dask: str | None = None
     expect_signature: str | None = None
 
     @property
@@ -261,6 +263,7 @@ class RunOptions(NamedTuple):
                                    flags["cache_dir"], flags["offline"] or None, flags["testsets_registry"]),
             sentence_level=sentence_level,
             jobs=flags["jobs"],
+            dask=flags.get("dask"),
             expect_signature=flags["expect_signature"],
         )
 

@@ -55,7 +55,18 @@ class RunResult(NamedTuple):
 
 def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
         executor: "Executor | None" = None) -> RunResult:
-    """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`)."""
+    """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`).
+
+    The work runs in this process, in ``options.jobs`` local processes, on
+    ``executor`` if one is given, or on the Dask cluster ``options.dask`` names.
+    """
+    if options.dask is not None and executor is None and options.mode != "sentence":
+        from .executor import dask_executor
+
+        with dask_executor(options.dask) as (cluster, threads):
+            result = run(options._replace(jobs=threads), metrics, inputs, cluster)
+            # everything is computed before the cluster closes (sentences are not sent to it)
+            return result
     from .streaming import score_streams_multi, sentence_scores, stream_rows
 
     nrefs = len(inputs.references)

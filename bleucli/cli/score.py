@@ -78,6 +78,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="One score per segment (effective order on, as in sacreBLEU).")
 @click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
               help="Worker processes for scoring (0: one per CPU); the result is identical for any value.")
+@click.option("--dask", metavar="local:N|ADDRESS", default=None,
+              help="Score on a Dask cluster: local:N starts N worker processes here; or a scheduler address "
+                   "such as tcp://HOST:PORT. Needs the dask extra. The result is identical.")
 @click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
               envvar="BLEUCLI_FORMAT", default=None,
               help="Output format [default: json; text for --sentence-level]. Env: BLEUCLI_FORMAT.")

@@ -59,7 +59,13 @@ def _stats(flags: dict[str, Any]) -> int:
     metrics = options.metrics.build(None, options.testset.target_language,
                                     data.signature_fields() if data is not None else None)
     inputs = _open_inputs(options, data, notices)
-    sums = stream_statistics(metrics, inputs, options.jobs)
+    if options.dask is not None:
+        from ..executor import dask_executor
+
+        with dask_executor(options.dask) as (cluster, threads):
+            sums = stream_statistics(metrics, inputs, threads, cluster)
+    else:
+        sums = stream_statistics(metrics, inputs, options.jobs)
     notices.flush()
     resolved = options.metrics
     from ..metrics.bleu import BLEU

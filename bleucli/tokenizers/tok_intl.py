@@ -117,6 +117,10 @@ class TokenizerIntl:
     def __init__(self) -> None:
         self._bmp, self._full = _rules()
 
+    def __reduce__(self) -> tuple[type, tuple[()]]:
+        """Pickled as its class (the compiled rules are rebuilt), so metrics can travel to cluster workers."""
+        return (TokenizerIntl, ())
+
     def __call__(self, line: str) -> str:
         return " ".join(self.tokens(line))
 
