@@ -186,7 +186,52 @@ def pairwise_command(file: str, metric: str, tokenize: str, lowercase: bool, smo
         emit(matrix_json_line(matrix, {"name": scorer.name, "signature": signature}))
 
 
+def _bleu_options(function: Any) -> Any:
+    """BLEU's flags shared by the variants built on it."""
+    for option in reversed([
+        click.option("-tok", "--tokenize", default="13a", show_default=True, help="Tokenizer."),
+        click.option("-lc", "--lowercase", is_flag=True, help="Lowercase first."),
+        click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)),
+                     default=BLEU_DEFAULTS.smooth_method, show_default=True, help="Smoothing."),
+        click.option("--smooth-value", type=float, default=None, help="Smoothing value for floor/add-k."),
+        click.option("--max-order", type=click.IntRange(1, 9), default=BLEU_DEFAULTS.max_order, show_default=True),
+    ]):
+        function = option(function)
+    return function
+
+
+@click.command("ibleu")
+@click.argument("references", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="The candidates (paraphrases), one per line.")
+@click.option("--source", required=True, type=click.Path(dir_okay=False), help="The sources, one per line.")
+@click.option("--alpha", type=click.FloatRange(0.0, 1.0), default=IBLEU_ALPHA, show_default=True,
+              help="Weight of BLEU against the references; 1-alpha weighs the penalty of BLEU against the source.")
+@click.option("--sentence-level", is_flag=True,
+              help="Average the iBLEU of each segment (sentence BLEU with effective order) instead of corpus BLEU.")
+@_bleu_options
+@FORMAT_OPTION
+@WIDTH_OPTION
+@SHORT_OPTION
+def ibleu_command(references: tuple[str, ...], hypothesis: str, source: str, alpha: float, sentence_level: bool,
+                  tokenize: str, lowercase: bool, smooth_method: str, smooth_value: float | None, max_order: int,
+                  output_format: str, width: int, short: bool) -> None:
+    """iBLEU (Sun & Zhou 2012): alpha*BLEU(candidates, REFERENCES) - (1-alpha)*BLEU(candidates, source).
+
+    Paraphrase evaluation: rewards adequacy and penalizes copying the source.
+    (Not Madnani's 2011 iBLEU, which is an interactive score viewer.)
+    """
+    from ..metrics.bleu import BLEU
+    from ..variants.ibleu import ibleu
+
+    hyps, streams = read_streams([*references, source], hypothesis)
+    metric = BLEU(tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,
+                  max_ngram_order=max_order, effective_order=sentence_level, force=True)
+    result = ibleu(hyps, streams[:-1], streams[-1], alpha=alpha, metric=metric, sentence_level=sentence_level)
+    _print(output_format, width, short, result, result.details(width))
+
+
 def register_variant_commands(group: click.Group) -> None:
     """Add the variants' subcommands to the ``bleucli`` group (called by ``bleucli.cli``)."""
-    for command in (self_bleu_command, pairwise_command):
+    for command in (self_bleu_command, pairwise_command, ibleu_command):
         group.add_command(command)
