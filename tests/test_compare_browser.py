@@ -1,0 +1,173 @@
+"""The ``bleucli compare`` report in a real browser: the system Chromium driven by Playwright.
+
+Skipped where /usr/bin/chromium or the ``playwright`` package is missing
+(``.ci/run`` installs both; Playwright never downloads a browser here).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import invoke
+from datasets import EXAMPLES
+
+CHROMIUM = "/usr/bin/chromium"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,  # a browser start and a page of 100 sentences per test: ~3 s each
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no system Chromium (apt-get install chromium)"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """The report of the README's example (Online-B vs Lan-Bridge, 100 segments), and its JSON data."""
+    folder = tmp_path_factory.mktemp("report")
+    for name in ("ref.de", "Online-B.de", "Lan-Bridge.de"):
+        shutil.copy(EXAMPLES / name, folder / name)
+    args = ["compare", str(folder / "ref.de"), "-i", str(folder / "Online-B.de"), str(folder / "Lan-Bridge.de"),
+            "--html", str(folder / "report.html"), "--json", str(folder / "report.json"), "-q"]
+    assert invoke(args).exit_code == 0
+    return folder / "report.html", json.loads((folder / "report.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, report):
+    """The report opened from file://, with every request and console message recorded."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.requests, opened.messages = [], []
+    opened.on("request", lambda request: opened.requests.append(request.url))
+    opened.on("console", lambda message: opened.messages.append((message.type, message.text)))
+    opened.on("pageerror", lambda error: opened.messages.append(("pageerror", str(error))))
+    opened.goto(report[0].as_uri())
+    yield opened
+    context.close()
+
+
+def visible_numbers(page) -> list[int]:
+    return page.eval_on_selector_all("#sentences tbody tr:not([hidden])", "rows => rows.map(r => +r.dataset.n)")
+
+
+def test_loads_from_file_with_no_other_request_and_no_console_message(page, report):
+    page.wait_for_load_state("load")
+    assert page.requests == [report[0].as_uri()]
+    assert page.messages == []
+    assert page.is_visible("#filters")
+    assert page.text_content("#f-count") == "100 of 100 sentences shown"
+
+
+def test_sorting_by_a_delta_column_orders_rows_and_sets_aria_sort(page, report):
+    data = report[1]
+    delta = {s["number"]: s["systems"][1]["sentence_bleu"] - s["systems"][0]["sentence_bleu"]
+             for s in data["segments"]}
+    header = page.locator("#sentences thead th", has=page.locator("button[data-key=d1]"))
+    page.click("button[data-key=d1]")
+    assert header.get_attribute("aria-sort") == "descending"
+    order = visible_numbers(page)
+    assert [delta[n] for n in order] == sorted(delta.values(), reverse=True)
+    page.click("button[data-key=d1]")
+    assert header.get_attribute("aria-sort") == "ascending"
+    assert [delta[n] for n in visible_numbers(page)] == sorted(delta.values())
+    assert page.get_attribute("#sentences thead th:first-child", "aria-sort") == "none"
+
+
+def test_text_sign_and_threshold_filters(page, report):
+    segments = {s["number"]: s for s in report[1]["segments"]}
+    page.get_by_label("text contains").fill("Impf")
+    shown = visible_numbers(page)
+    assert shown and all("impf" in json.dumps(segments[n], ensure_ascii=False).lower() for n in shown)
+    page.get_by_label("text contains").fill("")
+    page.get_by_label("delta sign").select_option("worse")
+    page.get_by_label("|delta| at least").fill("10")
+    shown = visible_numbers(page)
+    expected = [n for n, s in segments.items()
+                if s["systems"][1]["sentence_bleu"] - s["systems"][0]["sentence_bleu"] <= -10]
+    assert shown == expected and expected
+    assert page.text_content("#f-count") == f"{len(expected)} of 100 sentences shown"
+
+
+def test_permalink_reveals_a_filtered_row(page):
+    page.get_by_label("text contains").fill("no sentence contains this")
+    assert visible_numbers(page) == []
+    page.evaluate("location.hash = '#s42'")
+    page.wait_for_function("!document.getElementById('s42').hidden")
+    assert page.evaluate("document.querySelector(':target').id") == "s42"
+    assert len(visible_numbers(page)) == 100
+
+
+def test_bucket_buttons_filter_the_sentences(page, report):
+    bucket = report[1]["buckets"][0]
+    page.click("button.bucket[data-bucket='0']")
+    assert page.get_attribute("button.bucket[data-bucket='0']", "aria-pressed") == "true"
+    assert len(visible_numbers(page)) == bucket["count"]
+
+
+def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report):
+    """Per row and system, the marked tokens are those inside a counted n-gram, by the longest order."""
+    for segment in report[1]["segments"][:30]:
+        for k, entry in enumerate(segment["systems"]):
+            longest: dict[int, int] = {}
+            for n, starts in enumerate(entry["matched_ngrams"], 1):
+                for start in starts:
+                    for i in range(start, start + n):
+                        longest[i] = n
+            cell = f"#s{segment['number']} td.out:nth-of-type({3 + 2 * k}) .t"
+            classes = page.eval_on_selector_all(
+                f"{cell} span", "spans => spans.map(s => s.className)")
+            counts = [sum(f"m{n}" in c.split() for c in classes) for n in range(1, 5)]
+            assert counts == [sum(1 for v in longest.values() if v == n) for n in range(1, 5)]
+
+
+def test_copy_visible_rows_as_tsv(page):
+    page.get_by_label("delta sign").select_option("better")
+    shown = visible_numbers(page)
+    page.click("#f-copy")
+    lines = page.input_value("#tsv").rstrip("\n").split("\n")
+    assert len(lines) == 1 + len(shown)
+    assert [int(line.split("\t")[0]) for line in lines[1:]] == shown
+    assert all(line.count("\t") == lines[0].count("\t") for line in lines)
+
+
+def test_an_injected_inline_script_stays_blocked(page):
+    page.evaluate("""() => { const s = document.createElement('script');
+        s.textContent = 'window.injected = 1'; document.body.appendChild(s); }""")
+    assert page.evaluate("window.injected") is None
+    assert any("Content Security Policy" in text for _, text in page.messages)
+
+
+def test_controls_have_labels_and_headers_have_scopes(page):
+    for label in ("text contains", "delta of", "delta sign", "|delta| at least"):
+        assert page.get_by_label(label).count() == 1
+    scopes = page.eval_on_selector_all("#sentences thead th", "ths => ths.map(t => t.getAttribute('scope'))")
+    assert set(scopes) == {"col"}
+    page.focus("button[data-key=b1]")
+    page.keyboard.press("Enter")
+    header = page.locator("#sentences thead th", has=page.locator("button[data-key=b1]"))
+    assert header.get_attribute("aria-sort") == "descending"
+
+
+def test_without_javascript_the_tables_are_all_there(browser, report):
+    context = browser.new_context(java_script_enabled=False)
+    opened = context.new_page()
+    opened.goto(report[0].as_uri())
+    assert opened.locator("#sentences tbody tr").count() == 100
+    assert not opened.is_visible("#filters")
+    assert opened.locator("#systems tbody tr").count() == 2
+    context.close()
