@@ -82,7 +82,26 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
         scores = score_streams_multi(metrics, inputs.systems, inputs.references, inputs.system_names,
                                      inputs.reference_names, options.jobs, executor)
         return RunResult(mode, [s.signature for s in scores[0]], inputs.system_names, scores=scores)
+    check_significance_systems(options, len(inputs.systems))
+    rows = stream_rows(metrics, inputs, options.jobs, executor)
+    return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin)
 
+
+def check_significance_systems(options: RunOptions, n_systems: int) -> None:
+    """Paired tests need a baseline and others; a confidence interval is for one system."""
+    if options.significance.paired and n_systems < 2:
+        raise OptionError("paired tests need several systems: give the baseline and the others with -i")
+    if options.mode == "ci" and n_systems > 1:
+        raise OptionError("--confidence takes one system; use --paired-bs or --paired-ar for several")
+
+
+def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Sequence[Sequence[Any]],
+                system_names: Sequence[str], nrefs: int, from_stdin: bool = False) -> RunResult:
+    """Corpus scores or a significance test from per-segment rows ``[metric][system][segment]``.
+
+    What :func:`run` does once the rows are read, and what ``bleucli merge``
+    does with per-segment shards.
+    """
     from .significance import (
         confidence_interval,
         default_system_names,
@@ -90,25 +109,27 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
         paired_test,
         seed_label,
     )
+    from .statistics import Statistics
 
+    mode = options.mode
+    if mode == "corpus":
+        scores = [[metric.score_from_statistics(Statistics.of_rows(per_metric[k]).totals(), nrefs)
+                   for metric, per_metric in zip(metrics, rows)] for k in range(len(system_names))]
+        return RunResult(mode, [s.signature for s in scores[0]], system_names, scores=scores)
+    check_significance_systems(options, len(system_names))
     test = options.significance
-    if test.paired and len(inputs.systems) < 2:
-        raise OptionError("paired tests need several systems: give the baseline and the others with -i")
-    if mode == "ci" and len(inputs.systems) > 1:
-        raise OptionError("--confidence takes one system; use --paired-bs or --paired-ar for several")
-    rows = stream_rows(metrics, inputs, options.jobs, executor)
+    signatures = [metric.signature(nrefs) for metric in metrics]
     resampling = {"bs" if mode != "ar" else "ar": test.resamples, "seed": seed_label(test.seed)}
     signatures = [s.with_fields(**resampling) for s in signatures]
     if mode == "ci":
         intervals = [confidence_interval(metric, per_metric[0], test.resamples, test.seed, nrefs=nrefs)
                      for metric, per_metric in zip(metrics, rows)]
-        return RunResult(mode, signatures, inputs.system_names, confidence=intervals)
-    names = (default_system_names(len(inputs.systems)) if inputs.from_stdin
-             else paired_system_names(list(inputs.system_names)))
+        return RunResult(mode, signatures, system_names, confidence=intervals)
+    names = default_system_names(len(system_names)) if from_stdin else paired_system_names(list(system_names))
     results = [paired_test(mode, metric, per_metric[0], per_metric[1:], test.resamples,  # type: ignore[arg-type]
                            test.seed, names=names, jobs=options.jobs, nrefs=nrefs)
                for metric, per_metric in zip(metrics, rows)]
-    return RunResult(mode, signatures, inputs.system_names, paired=results)
+    return RunResult(mode, signatures, system_names, paired=results)
 
 
 def expected_signature_fields(expected: str, names: Sequence[str]) -> tuple[int, dict[str, str]]:

@@ -117,3 +117,48 @@ def test_the_shard_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     target = tmp_path / "shard.json"
     result = invoke(["stats", str(REFS[0]), "-i", str(tmp_path / "missing.de"), "-o", str(target)])
     assert result.exit_code == 3 and not target.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("test", [["-ci", "-cin", "40"], ["-pbs", "-pbsn", "40"], ["-par", "-parn", "40"], []],
+                         ids=["ci", "paired-bs", "paired-ar", "corpus"])
+def test_per_segment_shards_run_significance_tests_like_the_single_run(tmp_path: Path, test: list[str]) -> None:
+    options = ["-m", "bleu", "ter"]
+    shards = _shards(tmp_path, [REFS[0], REFS[1], REFS[0]], [30, 70], [*options, "--per-segment"])
+    systems_for = (lambda names: names[:1]) if test[:1] == ["-ci"] else (lambda names: names)
+    if test[:1] == ["-ci"]:  # one system: shards of the first system alone
+        for path in shards:
+            Path(path).unlink()
+        shards = []
+        for k, (start, _stop) in enumerate([(0, 30), (30, 70), (70, 100)]):
+            folder = tmp_path / f"part{k}"
+            refs = [str(folder / f"ref{j}") for j in range(3)]
+            shard = str(tmp_path / f"one{k}.json")
+            result = invoke(["stats", *refs, "-i", str(folder / SYSTEMS[0].name), *options, "--per-segment",
+                             "--offset", str(start), "-o", shard])
+            assert result.exit_code == 0, result.stderr
+            shards.append(shard)
+    merged = invoke(["merge", *reversed(shards), *test, "-f", "text"])
+    assert merged.exit_code == 0, merged.stderr
+    folder = tmp_path / "whole"
+    folder.mkdir()
+    systems = [_write(folder / s.name, _lines(s)) for s in systems_for(SYSTEMS)]
+    single = invoke([str(REFS[0]), str(REFS[1]), str(REFS[0]), "-i", *systems, *options, *test, "-f", "text"])
+    assert single.exit_code == 0, single.stderr
+    normalise = merged.stdout.replace(str(tmp_path / "part0") + "/", "")
+    assert normalise == single.stdout.replace(str(folder) + "/", "")
+
+
+def test_significance_needs_per_segment_shards(tmp_path: Path) -> None:
+    shard = tmp_path / "sums.json"
+    assert invoke(["stats", str(REFS[0]), "-i", *map(str, SYSTEMS), "-o", str(shard)]).exit_code == 0
+    result = invoke(["merge", str(shard), "-pbs"])
+    assert result.exit_code == 3 and "--per-segment" in result.stderr
+
+
+def test_a_truncated_per_segment_shard_is_refused(tmp_path: Path) -> None:
+    shard = tmp_path / "rows.jsonl"
+    assert invoke(["stats", str(REFS[0]), "-i", str(SYSTEMS[0]), "--per-segment", "-o", str(shard)]).exit_code == 0
+    lines = shard.read_text(encoding="utf-8").splitlines()
+    shard.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    result = invoke(["merge", str(shard)])
+    assert result.exit_code == 3 and "truncated" in result.stderr

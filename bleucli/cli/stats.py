@@ -15,10 +15,11 @@ from typing import Any
 
 import click
 
-from ..options import FORMATS, OUTPUT_DEFAULTS, OutputOptions, RunOptions
+from ..options import FORMATS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, SignificanceOptions
 from . import report
 from .output import emit
 from .score import score as _score_command
+from .significance import significance_options
 
 #: Scoring options that make no sense for a shard (it holds sums, not printed scores).
 _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar",
@@ -41,8 +42,9 @@ def _stats_callback(**flags: Any) -> int:
 
 
 def _stats(flags: dict[str, Any]) -> int:
-    from ..shards import file_sha256, shard_document, to_json
-    from ..streaming import stream_statistics
+    from ..executor import dask_executor
+    from ..shards import file_sha256, shard_document, to_text
+    from ..streaming import stream_rows, stream_statistics
     from . import testsets as tscli
     from .score import Notices, _check_conflicts, _open_inputs
 
@@ -59,13 +61,13 @@ def _stats(flags: dict[str, Any]) -> int:
     metrics = options.metrics.build(None, options.testset.target_language,
                                     data.signature_fields() if data is not None else None)
     inputs = _open_inputs(options, data, notices)
+    compute = stream_rows if flags["per_segment"] else stream_statistics
     if options.dask is not None:
-        from ..executor import dask_executor
-
         with dask_executor(options.dask) as (cluster, threads):
-            sums = stream_statistics(metrics, inputs, threads, cluster)
+            computed: Any = compute(metrics, inputs, threads, cluster)
     else:
-        sums = stream_statistics(metrics, inputs, options.jobs)
+        computed = compute(metrics, inputs, options.jobs)
+    rows, sums = (computed, None) if flags["per_segment"] else (None, computed)
     notices.flush()
     resolved = options.metrics
     from ..metrics.bleu import BLEU
@@ -77,8 +79,9 @@ def _stats(flags: dict[str, Any]) -> int:
     document = shard_document(
         resolved, data.signature_fields() if data is not None else None, metrics, sums, inputs.system_names,
         inputs.reference_names, len(inputs.references), flags["offset"],
-        {name: file_sha256(name) for name in files}, tscli.json_extra(data) if data is not None else None)
-    _write(to_json(document), flags["output"])
+        {name: file_sha256(name) for name in files}, tscli.json_extra(data) if data is not None else None,
+        segments=len(rows[0][0]) if rows is not None else None)
+    _write(to_text(document, rows), flags["output"])
     return 0
 
 
@@ -108,6 +111,9 @@ stats = click.Command(
         click.Option(["--offset"], type=int, default=0, show_default=True, metavar="N",
                      help="The shard's first segment in the whole corpus (0-based), so that merge can put "
                           "shards in order."),
+        click.Option(["--per-segment"], is_flag=True,
+                     help="Keep every segment's statistics (JSON lines), so that `bleucli merge` can run "
+                          "-ci, -pbs and -par on the merged corpus."),
     ],
     help="Write the sufficient statistics of a shard (JSON) for `bleucli merge`.\n\n"
          "Takes the scoring options. Split a corpus anywhere (e.g. `split -l`), run `bleucli stats` on each "
@@ -127,8 +133,11 @@ stats = click.Command(
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @click.option("--expect-signature", metavar="SIG", default=None,
               help="Fail with exit code 7 if the signature differs from SIG.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes for the resampling tests (0: one per CPU).")
+@significance_options
 def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, width: int, short: bool,
-          quiet: bool, expect_signature: str | None) -> int:
+          quiet: bool, expect_signature: str | None, jobs: int, **significance: Any) -> int:
     """Add up shards written by `bleucli stats` and print what `bleucli` prints for the whole corpus.
 
     Shards may be given in any order; they must have the same options, signatures,
@@ -151,13 +160,30 @@ def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, 
         documents.append((path, read_shard(path, text)))
     metrics, names, sums = merge_shards(documents)
     nrefs = documents[0][1]["nrefs"]
-    scores = [[metric.score_from_statistics(per_metric[k].totals(), nrefs) for metric, per_metric in zip(metrics, sums)]
-              for k in range(len(names))]
     options = RunOptions(output=OutputOptions(output_format, width, short, score_only, quiet),
-                         expect_signature=expect_signature)
-    result = RunResult("corpus", [s.signature for s in scores[0]], names, scores=scores)
+                         significance=_significance(significance), jobs=jobs, expect_signature=expect_signature)
+    if options.mode == "corpus":
+        scores = [[metric.score_from_statistics(per_metric[k].totals(), nrefs)
+                   for metric, per_metric in zip(metrics, sums)] for k in range(len(names))]
+        result = RunResult("corpus", [s.signature for s in scores[0]], names, scores=scores)
+    else:
+        from ..pipeline import run_on_rows
+        from ..shards import merged_rows
+
+        result = run_on_rows(options, metrics, merged_rows(documents), names, nrefs)
     finish(options, result, Notices(quiet), documents[0][1]["test_set"])
     return 0
+
+
+def _significance(flags: dict[str, Any]) -> SignificanceOptions:
+    from ..options import resolve_seed
+
+    if sum(bool(flags[name]) for name in ("confidence", "paired_bs", "paired_ar")) > 1:
+        raise click.UsageError("give one of --confidence, --paired-bs and --paired-ar")
+    test = "ci" if flags["confidence"] else "bs" if flags["paired_bs"] else "ar" if flags["paired_ar"] else None
+    seed = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
+    return SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],  # type: ignore[arg-type]
+                               flags["paired_ar_n"], resolve_seed(seed))
 
 
 __all__ = ["stats", "merge"]
