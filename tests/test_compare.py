@@ -244,7 +244,8 @@ def test_fail_if_worse_exits_8_only_when_a_system_is_significantly_worse(tmp_pat
     folder = DATA / "wmt22-en-de"
     ref = write(tmp_path / "ref.de", read(folder / "ref.de.gz")[:300])
     good = write(tmp_path / "good.de", read(folder / "sys" / "JDExploreAcademy.de.gz")[:300])
-    bad = write(tmp_path / "bad.de", [" ".join(line.split()[:3]) for line in read(folder / "sys" / "PROMT.de.gz")[:300]])
+    truncated = [" ".join(line.split()[:3]) for line in read(folder / "sys" / "PROMT.de.gz")[:300]]
+    bad = write(tmp_path / "bad.de", truncated)
     worse = run_subprocess(["compare", ref, "-i", good, bad, "--fail-if-worse"])
     assert worse.returncode == 8
     assert worse.stderr.decode().strip() == (
