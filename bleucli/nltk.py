@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import InputError, LengthMismatchError, OptionError
+from .metrics.compiled import compiled_matcher
 
 #: The NLTK release whose semantics this module reproduces (written in the signature as ``nltk:3.10``).
 NLTK_VERSION = "3.10"
@@ -282,11 +283,16 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     return math.exp(1 - closest_ref_len / hyp_len)
 
 
-def _matcher() -> Callable[[Any, Any, int], list[int]] | None:
-    from .metrics.compiled import compiled_matcher
+_MATCHER: list[Callable[[Any, Any, int], list[int]] | None] = []
 
-    module = compiled_matcher()
-    return None if module is None else module.ngram_matches
+
+def _matcher() -> Callable[[Any, Any, int], list[int]] | None:
+    """The compiled ``ngram_matches``, looked up once (``BLEUCLI_PURE_PYTHON`` is read at the first call):
+    reading the environment on every ``sentence_bleu`` would cost a fifth of its time."""
+    if not _MATCHER:
+        module = compiled_matcher()
+        _MATCHER.append(None if module is None else module.ngram_matches)
+    return _MATCHER[0]
 
 
 def _python_matches(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], order: int) -> list[int]:
@@ -355,30 +361,35 @@ class CorpusCounts:
         """One score per weight tuple (the integer 0 for each when no unigram matches)."""
         if not self.numerators or self.numerators[0] == 0:
             return [0] * len(weights)
-        bp = brevity_penalty(self.ref_len, self.hyp_len)
+        hyp_len, ref_len = self.hyp_len, self.ref_len
+        bp = 1 if hyp_len > ref_len else math.exp(1 - ref_len / hyp_len)  # hyp_len > 0: a unigram matched
         owner = getattr(smoothing_function, "__self__", None)
-        name = getattr(smoothing_function, "__name__", "")
         precisions: list[Any]
         if not smoothing_function:
-            precisions = _count_only_precisions("method0", SmoothingFunction(), self.numerators,
-                                                self.denominators, self.hyp_len)
-        elif isinstance(owner, SmoothingFunction) and name in _COUNT_ONLY_METHODS:
+            precisions = _count_only_precisions("method0", _DEFAULT_SMOOTHING, self.numerators,
+                                                self.denominators, hyp_len)
+        elif type(owner) is SmoothingFunction and (name := smoothing_function.__name__) in _COUNT_ONLY_METHODS:
             precisions = _count_only_precisions(name, owner, self.numerators, self.denominators, self.hyp_len)
         else:
             precisions = [Precision(n, d) for n, d in zip(self.numerators, self.denominators)]
             precisions = smoothing_function(precisions, references=self.last_references,
                                             hypothesis=self.last_hypothesis, hyp_len=self.hyp_len)
         results = []
+        log = math.log
         for weight in weights:
-            if auto_reweigh and self.hyp_len < 4 and weight == DEFAULT_WEIGHTS:
-                weight = (1 / self.hyp_len,) * self.hyp_len
-            logs = (w * math.log(p) for w, p in zip(weight, precisions) if p > 0)
-            results.append(bp * math.exp(math.fsum(logs)))
+            if auto_reweigh and hyp_len < 4 and weight == DEFAULT_WEIGHTS:
+                weight = (1 / hyp_len,) * hyp_len
+            results.append(bp * math.exp(math.fsum([w * log(p) for w, p in zip(weight, precisions) if p > 0])))
         return results
+
+
+_DEFAULT_SMOOTHING = SmoothingFunction()
 
 
 def as_weight_list(weights: Any) -> list[Weights]:
     """NLTK's test for "several weight tuples": ``weights[0][0]`` works."""
+    if isinstance(weights, (tuple, list)) and weights and type(weights[0]) in (float, int):
+        return [weights]  # the common case, without raising (weights[0][0] would raise TypeError)
     try:
         weights[0][0]
     except (TypeError, IndexError):
@@ -408,8 +419,32 @@ def sentence_bleu(
     smoothing_function: Callable[..., Any] | None = None,
     auto_reweigh: bool = False,
 ) -> Any:
-    """NLTK's ``sentence_bleu``: :func:`corpus_bleu` of one hypothesis."""
-    return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
+    """NLTK's ``sentence_bleu``: :func:`corpus_bleu` of one hypothesis.
+
+    The counting is inlined here (no per-corpus bookkeeping): scripts call
+    this once per segment, so its fixed cost is most of their time.
+    """
+    weight_list = as_weight_list(weights)
+    order = max(len(weight) for weight in weight_list)
+    compiled = _matcher() if 0 < order <= _COMPILED_MAX_ORDER else None
+    matches = None
+    if compiled is not None and type(hypothesis) is list and (
+            type(references[0]) is list if len(references) == 1 else all(type(r) is list for r in references)):
+        try:
+            matches = compiled(hypothesis, references, order)
+        except TypeError:
+            matches = None
+    if matches is None:
+        matches = _python_matches(references, hypothesis, order)
+    hyp_len = len(hypothesis)
+    counts = CorpusCounts(0)
+    counts.numerators = matches
+    counts.denominators = [hyp_len - i if hyp_len > i else 1 for i in range(order)]
+    counts.hyp_len = hyp_len
+    counts.ref_len = len(references[0]) if len(references) == 1 else closest_ref_length(references, hyp_len)
+    counts.last_references, counts.last_hypothesis = references, hypothesis
+    scores = counts.scores(weight_list, smoothing_function, auto_reweigh)
+    return scores[0] if len(weight_list) == 1 else scores
 
 
 __all__ = [
