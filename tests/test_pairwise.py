@@ -25,6 +25,8 @@ SETTINGS = [
     ("bleu", {"effective_order": True, "tokenize": "char", "lowercase": True}),
     ("bleu", {"smooth_method": "floor", "smooth_value": 0.2, "max_ngram_order": 3}),
     ("bleu", {"smooth_method": "add-k", "tokenize": "intl"}),
+    ("bleu", {"smooth_method": "none", "effective_order": True}),
+    ("bleu", {"smooth_method": "floor", "effective_order": True, "smooth_value": 0.0}),
     ("chrf", {}),
     ("chrf", {"word_order": 2}),
     ("chrf", {"lowercase": True, "whitespace": True, "beta": 3, "eps_smoothing": True}),

@@ -46,20 +46,87 @@ def pairwise_scores(metric: Any, hypotheses: Sequence[str], references: Sequence
 
 
 def _bleu_matrix(metric: Any, hyps: list[str], refs: list[str]) -> list[list[float]]:
-    from ..metrics.bleu import _ngram_totals
+    from ..metrics.bleu import _bleu, _ngram_totals
 
     order = metric.max_ngram_order
     prepared = [metric.prepare_references((ref,), True) for ref in refs]
     ref_lens = [p.lengths[0] for p in prepared]
-    score = metric.resampled_score
+    options = (metric.smooth_method, metric.smooth_value, metric.effective_order, order)
+    score = _cell_scorer(*options) if metric.smooth_method != "add-k" else None
     matrix = []
     for hyp in hyps:
         sequence = metric._sequence(hyp)
         hyp_len = len(sequence)
         totals = _ngram_totals(hyp_len, order)
-        matrix.append([score([hyp_len, ref_len, *p.matches(sequence, order), *totals])
-                       for p, ref_len in zip(prepared, ref_lens)])
+        if score is None:
+            matrix.append([_bleu(p.matches(sequence, order), totals, hyp_len, ref_len, *options)[0]
+                           for p, ref_len in zip(prepared, ref_lens)])
+        else:
+            matrix.append([score(p.matches(sequence, order), totals, hyp_len, ref_len)
+                           for p, ref_len in zip(prepared, ref_lens)])
     return matrix
+
+
+def _cell_scorer(smooth_method: str, smooth_value: float | None, effective_order: bool, order: int) -> Any:
+    """``_bleu(...)[0]`` of :mod:`bleucli.metrics.bleu` for one matrix, with its logs and penalties memoized.
+
+    The same values in the same order of operations (each precision, its log,
+    ``sum`` of the same list, the division, ``exp``, the penalty), so the
+    result is identical; only repeated ``log``/``exp`` calls are saved (a
+    matrix has few distinct lengths and counts). Not for add-k, whose
+    smoothing changes the counts themselves (that goes through ``_bleu``).
+    """
+    import math
+
+    from ..metrics.bleu import _LOG_ZERO
+
+    logs_cache: dict[tuple[int, int, float], float] = {}
+    penalties: dict[tuple[int, int], float] = {}
+    exp_smoothing, floor = smooth_method == "exp", smooth_method == "floor"
+
+    def log_of(numerator: int, total: int, divisor: float) -> float:
+        key = (numerator, total, divisor)
+        value = logs_cache.get(key)
+        if value is None:
+            if numerator:
+                precision = 100.0 * numerator / total
+            elif exp_smoothing:
+                precision = 100.0 / (divisor * total)
+            elif floor:
+                precision = 100.0 * smooth_value / total  # type: ignore[operator]
+            else:
+                precision = 0.0
+            value = logs_cache[key] = math.log(precision) if precision != 0.0 else _LOG_ZERO
+        return value
+
+    def score(correct: list[int], totals: tuple[int, ...], hyp_len: int, ref_len: int) -> float:
+        if not any(correct):
+            return 0.0
+        penalty = penalties.get((hyp_len, ref_len))
+        if penalty is None:
+            if hyp_len < ref_len:
+                penalty = math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
+            else:
+                penalty = 1.0
+            penalties[(hyp_len, ref_len)] = penalty
+        divisor = 1.0
+        used = order
+        logs = []
+        for n in range(order):
+            total = totals[n]
+            if total == 0:
+                break
+            if effective_order:
+                used = n + 1
+            numerator = correct[n]
+            if numerator == 0 and exp_smoothing:
+                divisor *= 2
+            logs.append(log_of(numerator, total, divisor if numerator == 0 else 1.0))
+        # _bleu takes the logs of precisions[:used]: orders never reached have precision 0.0
+        logs.extend([_LOG_ZERO] * (used - len(logs)))
+        return penalty * math.exp(sum(logs) / used)
+
+    return score
 
 
 def _chrf_matrix(metric: Any, hyps: list[str], refs: list[str]) -> list[list[float]]:
