@@ -86,6 +86,9 @@ def _register_commands() -> None:
     from .variants import register_variant_commands
 
     register_variant_commands(cli)
+    from .bleu_family import register_bleu_family_commands
+
+    register_bleu_family_commands(cli)
 
 
 _register_commands()
