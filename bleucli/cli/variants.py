@@ -231,7 +231,38 @@ def ibleu_command(references: tuple[str, ...], hypothesis: str, source: str, alp
     _print(output_format, width, short, result, result.details(width))
 
 
+@click.command("gleu")
+@click.argument("references", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="The corrected sentences, one per line.")
+@click.option("--source", required=True, type=click.Path(dir_okay=False), help="The uncorrected source sentences.")
+@click.option("--order", type=click.IntRange(1, 9), default=GLEU_MAX_ORDER, show_default=True,
+              help="Largest n-gram order (gleu.py's -n).")
+@click.option("--iterations", type=click.IntRange(1, None), default=GLEU_ITERATIONS, show_default=True,
+              help="Random reference choices (gleu.py's --iter).")
+@click.option("--sampling", type=click.Choice(GLEU_SAMPLING), default=GLEU_SAMPLING[0], show_default=True,
+              help="Whose random.randint picks the references: python2 reproduces the published JFLEG numbers, "
+                   "python3 what gleu.py prints under Python 3.")
+@FORMAT_OPTION
+@click.option("-w", "--width", type=click.IntRange(0, 17), default=6, show_default=True,
+              help="Digits after the decimal point (gleu.py prints 6; JSON also has unrounded_score).")
+@SHORT_OPTION
+def gleu_command(references: tuple[str, ...], hypothesis: str, source: str, order: int, iterations: int,
+                 sampling: str, output_format: str, width: int, short: bool) -> None:
+    """GLEU for grammatical error correction (Napoles et al. 2015/2016), exactly as keisks/jfleg's gleu.py.
+
+    Mean, standard deviation and 95% interval of corpus GLEU over random
+    choices of one reference per sentence (0..1). Not Google's GLEU (see
+    `bleucli google-bleu`).
+    """
+    from ..variants.gleu import jfleg_gleu
+
+    hyps, streams = read_streams([*references, source], hypothesis)
+    result = jfleg_gleu(hyps, streams[:-1], streams[-1], order=order, iterations=iterations, sampling=sampling)
+    _print(output_format, width, short, result, result.details(width))
+
+
 def register_variant_commands(group: click.Group) -> None:
     """Add the variants' subcommands to the ``bleucli`` group (called by ``bleucli.cli``)."""
-    for command in (self_bleu_command, pairwise_command, ibleu_command):
+    for command in (self_bleu_command, pairwise_command, ibleu_command, gleu_command):
         group.add_command(command)

@@ -1,0 +1,94 @@
+"""GLEU for GEC: identical to keisks/jfleg's eval/gleu.py, frozen under Python 2 and Python 3."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bleucli.errors import InputError, OptionError
+from bleucli.variants.gleu import corpus_gleu, jfleg_gleu, reference_choices, tokenizer_for
+from conftest import invoke
+from datasets import lines
+
+HERE = Path(__file__).parent
+JFLEG = HERE / "variants" / "data" / "jfleg"
+GOLDEN = json.loads((HERE / "golden" / "gleu_jfleg.json").read_text())
+
+
+def jfleg(name: str) -> list[str]:
+    return lines(JFLEG / f"{name}.gz")
+
+
+def run_case(name: str, sampling: str):  # type: ignore[no-untyped-def]
+    split, hyp, refs, order, iterations = GOLDEN["cases"][name]
+    return jfleg_gleu(jfleg(hyp), [jfleg(r) for r in refs], jfleg(f"{split}.src"), order=order,
+                      iterations=iterations, sampling=sampling)
+
+
+@pytest.mark.parametrize("sampling", ["python2", "python3"])
+@pytest.mark.parametrize("name", sorted(GOLDEN["cases"]))
+def test_equals_frozen_gleu_py_run(name: str, sampling: str) -> None:
+    expected = GOLDEN["results"][sampling][name]
+    result = run_case(name, sampling)
+    assert list(result.iterations) == [float(v) for v in expected["iterations"]]
+    assert result.score == float(expected["mean"])
+    assert result.std == float(expected["std"])
+    assert list(result.ci) == [float(v) for v in expected["ci"]]
+    assert result.jfleg_strings() == expected["printed"]
+
+
+@pytest.mark.parametrize(("split", "published"), [("dev", 38.21), ("test", 40.54)])
+def test_published_jfleg_source_scores_with_python2_sampling(split: str, published: float) -> None:
+    refs = [jfleg(f"{split}.ref{k}") for k in range(4)]
+    source = jfleg(f"{split}.src")
+    assert round(jfleg_gleu(source, refs, source).score * 100, 2) == published
+    assert round(jfleg_gleu(source, refs, source, sampling="python3").score * 100, 2) != published
+
+
+def test_python2_and_python3_draw_differently_from_the_same_seeds() -> None:
+    py2, py3 = reference_choices(3, 200, 4, "python2"), reference_choices(3, 200, 4, "python3")
+    assert py2 != py3
+    assert all(0 <= k < 4 for row in py2 + py3 for k in row)
+
+
+def test_tokens_follow_the_interpreter() -> None:
+    line = "a\u00a0b  c\td"
+    assert tokenizer_for("python2")(line) == ["a\u00a0b", "c", "d"]
+    assert tokenizer_for("python3")(line) == ["a", "b", "c", "d"]
+
+
+def test_any_zero_statistic_gives_zero() -> None:
+    assert corpus_gleu([5, 5, 3, 5, 0, 4]) == 0.0
+    assert corpus_gleu([5, 5, 5, 5, 4, 4]) == 1.0
+
+
+def test_bad_input() -> None:
+    with pytest.raises(InputError, match="the source has 1 segments"):
+        jfleg_gleu(["a b", "c"], [["a b", "c"]], ["a"])
+    with pytest.raises(OptionError):
+        jfleg_gleu(["a"], [["a"]], ["a"], sampling="python4")
+
+
+def test_cli(tmp_path: Path) -> None:
+    paths = {}
+    for name in ("test.src", "test.ref0", "test.ref1", "test.ref2", "test.ref3"):
+        paths[name] = tmp_path / name
+        paths[name].write_text("".join(line + "\n" for line in jfleg(name)), encoding="utf-8")
+    refs = [str(paths[f"test.ref{k}"]) for k in range(4)]
+    src = str(paths["test.src"])
+    result = invoke(["gleu", *refs, "-i", src, "--source", src])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    expected = GOLDEN["results"]["python2"]["test-source"]
+    assert data["unrounded_score"] == float(expected["mean"]) and data["jfleg_output"] == expected["printed"]
+    assert data["signature"] == f"nrefs:4|order:4|iter:500|sampling:python2|version:{data['version']}"
+    text = invoke(["gleu", *refs, "-i", src, "--source", src, "-f", "text", "--sampling", "python3"])
+    assert text.stdout.startswith("GLEU|nrefs:4|order:4|iter:500|sampling:python3|")
+    assert f"= {float(GOLDEN['results']['python3']['test-source']['mean']):.6f} (std = " in text.stdout
+    short = tmp_path / "short"
+    short.write_text("one line\n")
+    bad = invoke(["gleu", *refs, "-i", str(short), "--source", src])
+    assert bad.exit_code == 3 and bad.stderr.startswith(f"bleucli: error: {refs[0]}: has 747 lines")
+    assert invoke(["gleu", *refs, "-i", src, "--source", src, "--sampling", "py2"]).exit_code == 2
