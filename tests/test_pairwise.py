@@ -108,3 +108,14 @@ def test_cli_bad_input_names_file_and_line(tmp_path: Path, content: str, message
     assert result.exit_code == 3
     assert result.stderr == f"bleucli: error: {path}{message}" + result.stderr.split(message, 1)[1]
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("name", "options"), [s for s in SETTINGS if s[0] == "bleu"], ids=lambda v: str(v))
+def test_short_sentences_with_missing_orders(name: str, options: dict) -> None:
+    """Hypotheses shorter than the order (no 3- or 4-grams) with and without matches, and empty ones."""
+    short = ["a", "a b", "a b c", "b a", "", "c c c c c"]
+    metric = BLEU(**options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = [[metric.sentence_score(h, [r]).score for r in short] for h in short]
+    assert metric.pairwise_scores(short, short) == expected
