@@ -41,6 +41,7 @@ from typing import Any
 
 from .errors import InputError, LengthMismatchError, OptionError
 from .metrics.compiled import compiled_matcher
+from .variants.google_bleu import corpus_gleu, sentence_gleu  # nltk.translate.gleu_score's call shapes
 
 #: The NLTK release whose semantics this module reproduces (written in the signature as ``nltk:3.10``).
 NLTK_VERSION = "3.10"
@@ -450,4 +451,5 @@ def sentence_bleu(
 __all__ = [
     "NLTK_VERSION", "DEFAULT_WEIGHTS", "SMOOTHING_METHODS", "SmoothingFunction", "Precision", "CorpusCounts",
     "corpus_bleu", "sentence_bleu", "modified_precision", "closest_ref_length", "brevity_penalty",
+    "corpus_gleu", "sentence_gleu",
 ]

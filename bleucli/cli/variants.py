@@ -262,7 +262,33 @@ def gleu_command(references: tuple[str, ...], hypothesis: str, source: str, orde
     _print(output_format, width, short, result, result.details(width))
 
 
+@click.command("google-bleu")
+@click.argument("references", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="The hypotheses, one per line.")
+@click.option("--min-order", type=click.IntRange(1, None), default=GOOGLE_BLEU_MIN_ORDER, show_default=True,
+              help="Smallest n-gram order (NLTK's min_len).")
+@click.option("--max-order", type=click.IntRange(1, None), default=GOOGLE_BLEU_MAX_ORDER, show_default=True,
+              help="Largest n-gram order (NLTK's max_len).")
+@click.option("-tok", "--tokenize", default=None,
+              help="A bleucli tokenizer (13a is HF evaluate's google_bleu default). Default: whitespace, as NLTK "
+                   "takes tokens.")
+@FORMAT_OPTION
+@WIDTH_OPTION
+@SHORT_OPTION
+def google_bleu_command(references: tuple[str, ...], hypothesis: str, min_order: int, max_order: int,
+                        tokenize: str | None, output_format: str, width: int, short: bool) -> None:
+    """Google-BLEU (the GLEU of Wu et al. 2016) as NLTK's corpus_gleu: min(precision, recall) of n-grams, 0..1.
+
+    Not the GLEU of grammatical error correction (see `bleucli gleu`).
+    """
+    from ..variants.google_bleu import google_bleu
+
+    hyps, streams = read_streams(references, hypothesis)
+    _print(output_format, width, short, google_bleu(hyps, streams, min_order, max_order, tokenize))
+
+
 def register_variant_commands(group: click.Group) -> None:
     """Add the variants' subcommands to the ``bleucli`` group (called by ``bleucli.cli``)."""
-    for command in (self_bleu_command, pairwise_command, ibleu_command, gleu_command):
+    for command in (self_bleu_command, pairwise_command, ibleu_command, gleu_command, google_bleu_command):
         group.add_command(command)
