@@ -85,6 +85,6 @@ def test_nltk_call_shapes_in_bleucli_nltk() -> None:
     from bleucli import nltk as bleucli_nltk
 
     hyps, refs, low, high = _tokens("ted-tok-sys1-orders-2-3")
-    assert bleucli_nltk.corpus_gleu(refs, hyps, min_len=low, max_len=high) == GOLDEN["ted-tok-sys1-orders-2-3"]["corpus"]
-    assert bleucli_nltk.sentence_gleu(refs[0], hyps[0], low, high) == GOLDEN["ted-tok-sys1-orders-2-3"][
-        "sentences_first_100"][0]
+    expected = GOLDEN["ted-tok-sys1-orders-2-3"]
+    assert bleucli_nltk.corpus_gleu(refs, hyps, min_len=low, max_len=high) == expected["corpus"]
+    assert bleucli_nltk.sentence_gleu(refs[0], hyps[0], low, high) == expected["sentences_first_100"][0]
