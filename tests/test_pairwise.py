@@ -119,3 +119,96 @@ def test_short_sentences_with_missing_orders(name: str, options: dict) -> None:
         warnings.simplefilter("ignore")
         expected = [[metric.sentence_score(h, [r]).score for r in short] for h in short]
     assert metric.pairwise_scores(short, short) == expected
+
+
+# -- reference aggregation (Vamvas & Sennrich 2024) --------------------------------------------
+
+def _aggregate_by_definition(metric: CHRF, hyp: str, refs: list[str]) -> float:
+    """chrF against expected n-gram counts, with exact rationals: the definition, computed the slow way."""
+    from collections import Counter
+    from fractions import Fraction
+
+    def grams(line: str) -> list[Counter]:
+        chars = metric._chars(line)
+        out = [Counter(chars[i:i + n] for i in range(len(chars) - n + 1)) for n in range(1, metric.char_order + 1)]
+        words = metric._words(line) if metric.word_order else []
+        out += [Counter(tuple(words[i:i + n]) for i in range(len(words) - n + 1))
+                for n in range(1, metric.word_order + 1)]
+        return out
+
+    ref_grams = [grams(r) for r in refs]
+    hyp_grams = grams(hyp)
+    factor = metric.beta ** 2
+    avg_prec = avg_rec = 0.0
+    effective = 0
+    for n, counts in enumerate(hyp_grams):
+        expected = Counter()
+        for rg in ref_grams:
+            for gram, count in rg[n].items():
+                expected[gram] += Fraction(count, len(refs))
+        ref_total = sum(expected.values())
+        hyp_total = sum(counts.values())
+        if ref_total == 0 or hyp_total == 0:
+            continue
+        matched = sum(min(Fraction(c), expected[g]) for g, c in counts.items())
+        avg_prec += float(matched / hyp_total)
+        avg_rec += float(matched / ref_total)
+        effective += 1
+    if effective == 0:
+        return 0.0
+    avg_prec /= effective
+    avg_rec /= effective
+    if not avg_prec + avg_rec:
+        return 0.0
+    return 100 * ((1 + factor) * avg_prec * avg_rec / ((factor * avg_prec) + avg_rec))
+
+
+@pytest.mark.parametrize("options", [{}, {"word_order": 2}, {"lowercase": True, "beta": 1, "char_order": 3}])
+def test_aggregate_equals_its_definition(options: dict) -> None:
+    from bleucli.variants.pairwise import aggregate_chrf_scores
+
+    metric = CHRF(**options)
+    refs = REFS[:9] + ["", "Ja"]
+    assert aggregate_chrf_scores(metric, HYPS, refs) == [_aggregate_by_definition(metric, h, refs) for h in HYPS]
+
+
+@pytest.mark.parametrize("options", [{}, {"word_order": 2}, {"whitespace": True, "eps_smoothing": True}])
+def test_aggregate_of_one_reference_is_the_pairwise_column(options: dict) -> None:
+    from bleucli.variants.pairwise import aggregate_chrf_scores
+
+    metric = CHRF(**options)
+    for ref in REFS[:4]:
+        assert aggregate_chrf_scores(metric, HYPS, [ref]) == [row[0] for row in metric.pairwise_scores(HYPS, [ref])]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize(("ours", "theirs"), [
+    ({}, {}), ({"whitespace": True}, {"remove_whitespace": False}), ({"eps_smoothing": True}, {"eps_smoothing": True}),
+    ({"beta": 3, "char_order": 4}, {"beta": 3.0, "char_order": 4}),
+])
+def test_aggregate_equals_fastchrf(ours: dict, theirs: dict) -> None:
+    fastchrf = pytest.importorskip("fastchrf")
+    from bleucli.variants.pairwise import aggregate_chrf_scores
+
+    refs = REFS + ["ab", ""]
+    assert aggregate_chrf_scores(CHRF(**ours), HYPS, refs) == fastchrf.aggregate_chrf([HYPS], [refs], **theirs)[0]
+
+
+def test_aggregate_refuses_bleu() -> None:
+    from bleucli.variants.pairwise import aggregate_chrf_scores
+
+    with pytest.raises(InputError):
+        aggregate_chrf_scores(BLEU(), HYPS, REFS)
+
+
+def test_cli_aggregate(tmp_path: Path) -> None:
+    from bleucli.variants.pairwise import aggregate_chrf_scores
+
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"hypotheses": HYPS[:5], "references": REFS[:7]}) + "\n", encoding="utf-8")
+    result = invoke(["pairwise", "--metric", "chrf", "--aggregate", str(path)])
+    assert result.exit_code == 0, result.stderr
+    row = json.loads(result.stdout)
+    assert row["scores"] == aggregate_chrf_scores(CHRF(), HYPS[:5], REFS[:7]) and row["aggregate"] is True
+    assert row["signature"].startswith("nrefs:7|")
+    assert invoke(["pairwise", "--aggregate", str(path)]).exit_code == 2

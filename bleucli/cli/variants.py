@@ -156,9 +156,12 @@ def _pairwise_segments(path: str) -> list[tuple[Any, Any]]:
 @click.option("--no-effective-order", is_flag=True, help="BLEU without effective order (sacreBLEU's BLEU() default).")
 @click.option("-cw", "--chrf-word-order", type=click.IntRange(0, None), default=0, show_default=True,
               help="chrF word order (2: chrF++).")
+@click.option("--aggregate", is_flag=True,
+              help="chrF only: one score per hypothesis against the aggregate (average) of the references "
+                   "(Vamvas & Sennrich 2024), {\"scores\": [...]}.")
 def pairwise_command(file: str, metric: str, tokenize: str, lowercase: bool, smooth_method: str,
                      smooth_value: float | None, max_order: int, no_effective_order: bool,
-                     chrf_word_order: int) -> None:
+                     chrf_word_order: int, aggregate: bool) -> None:
     """Sentence scores of every hypothesis against every reference, per JSONL line of FILE.
 
     Each input line is {"hypotheses": [...], "references": [...]} (references
@@ -166,8 +169,10 @@ def pairwise_command(file: str, metric: str, tokenize: str, lowercase: bool, smo
     {"scores": [[...], ...]}, one row per hypothesis, one column per reference:
     sacreBLEU's sentence_score of that pair.
     """
-    from ..render.variants import matrix_json_line
+    from ..render.variants import matrix_json_line, scores_json_line
 
+    if aggregate and metric != "chrf":
+        raise click.UsageError("--aggregate is defined for chrF: add --metric chrf")
     segments = _pairwise_segments(file)
     scorer: Any
     if metric == "bleu":
@@ -181,9 +186,15 @@ def pairwise_command(file: str, metric: str, tokenize: str, lowercase: bool, smo
         scorer = CHRF(word_order=chrf_word_order, lowercase=lowercase)
     signature = None
     for hyps, refs in segments:
-        matrix = scorer.pairwise_scores(hyps, refs)
         signature = signature or scorer.signature(1).format()
-        emit(matrix_json_line(matrix, {"name": scorer.name, "signature": signature}))
+        if aggregate:  # against all the segment's references at once: nrefs is their number
+            from ..variants.pairwise import aggregate_chrf_scores
+
+            emit(scores_json_line(aggregate_chrf_scores(scorer, hyps, refs),
+                                  {"name": scorer.name, "signature": scorer.signature(len(refs)).format(),
+                                   "aggregate": True}))
+        else:
+            emit(matrix_json_line(scorer.pairwise_scores(hyps, refs), {"name": scorer.name, "signature": signature}))
 
 
 def _bleu_options(function: Any) -> Any:

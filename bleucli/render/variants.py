@@ -56,3 +56,10 @@ def matrix_json_line(matrix: Sequence[Sequence[float]], extra: dict[str, Any] | 
             _check_finite("pairwise score", value)
     return json.dumps({**(extra or {}), "scores": [list(row) for row in matrix]}, ensure_ascii=False,
                       allow_nan=False)
+
+
+def scores_json_line(scores: Sequence[float], extra: dict[str, Any] | None = None) -> str:
+    """One JSONL line of one score per hypothesis: ``{"scores": [...], ...}`` (unrounded floats)."""
+    for value in scores:
+        _check_finite("aggregate score", value)
+    return json.dumps({**(extra or {}), "scores": list(scores)}, ensure_ascii=False, allow_nan=False)
