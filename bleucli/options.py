@@ -45,6 +45,9 @@ FORMATS = ("json", "text", "latex")
 
 SignificanceTest = Literal["ci", "bs", "ar"]
 
+#: BLEU's choices of the brevity penalty's reference length (``--ref-length``), the default first.
+REF_LENGTHS = ("closest", "shortest")
+
 
 class BLEUOptions(NamedTuple):
     """BLEU as sacreBLEU configures it (``tokenize=None``: chosen from the target language)."""
@@ -58,6 +61,9 @@ class BLEUOptions(NamedTuple):
     effective_order: bool = False
     #: a local SentencePiece model file for ``tokenize="spm"`` (signed with its sha256)
     spm_model: str | None = None
+    #: the reference length of the brevity penalty: ``closest`` (sacreBLEU, mteval-v13a) or
+    #: ``shortest`` (NIST mteval before v13, mteval-v13a ``--brevity-penalty shortest``)
+    ref_length: str = "closest"
 
 
 class CHRFOptions(NamedTuple):
@@ -125,6 +131,7 @@ class MetricOptions(NamedTuple):
                     lowercase=b.lowercase, force=b.force, tokenize=b.tokenize, smooth_method=b.smooth_method,
                     smooth_value=b.smooth_value, max_ngram_order=b.max_order, effective_order=b.effective_order,
                     trg_lang=trg_lang, references=references, spm_model=b.spm_model, models=models,
+                    ref_length=b.ref_length,
                 ))
             elif name == "chrf":
                 from .metrics.chrf import CHRF
@@ -238,6 +245,7 @@ class RunOptions(NamedTuple):
             lowercase=flags["lowercase"], force=flags["force"], tokenize=flags["tokenize"],
             smooth_method=flags["smooth_method"], smooth_value=flags["smooth_value"],
             max_order=flags["max_order"], effective_order=sentence_level, spm_model=flags.get("spm_model"),
+            ref_length=flags.get("ref_length") or BLEU_DEFAULTS.ref_length,
         )
         chrf = CHRFOptions(
             char_order=flags["chrf_char_order"], word_order=flags["chrf_word_order"], beta=flags["chrf_beta"],

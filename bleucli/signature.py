@@ -31,7 +31,7 @@ VERSION_KEY = ("version", "v")
 #: ``order`` is bleucli's own key for a max n-gram order other than 4, and is
 #: absent from sacreBLEU's signatures (it cannot express the option).
 METRIC_KEYS: dict[str, dict[str, str]] = {
-    "BLEU": {"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord"},
+    "BLEU": {"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord", "reflen": "rl"},
     "chrF": {"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "beta": "b"},
     "TER": {"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"},
     # BLEU's variants (bleucli.variants)

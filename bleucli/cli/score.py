@@ -15,6 +15,7 @@ from ..options import (
     INPUT_DEFAULTS,
     MAX_ORDER_LIMIT,
     OUTPUT_DEFAULTS,
+    REF_LENGTHS,
     RUN_DEFAULTS,
     SMOOTH_DEFAULTS,
     RunOptions,
@@ -74,6 +75,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("--max-order", type=click.IntRange(1, MAX_ORDER_LIMIT), default=BLEU_DEFAULTS.max_order,
               show_default=True,
               help="Maximum n-gram order (signature key 'order' when not 4).")
+@click.option("--ref-length", type=click.Choice(REF_LENGTHS), default=BLEU_DEFAULTS.ref_length, show_default=True,
+              help="BLEU's brevity-penalty reference length with several references: closest (sacreBLEU, "
+                   "mteval-v13a) or shortest (NIST mteval before v13; signature key 'reflen').")
 @click.option("-sl", "--sentence-level", is_flag=True,
               help="One score per segment (effective order on, as in sacreBLEU).")
 @click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from ..errors import OptionError
-from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, SMOOTH_DEFAULTS
+from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
 from .compiled import StoredReferences, Tokens, compiled_matcher
@@ -196,6 +196,7 @@ class BLEU(Metric[BLEURefData]):
         references: Sequence[Sequence[str | None]] | None = None,
         spm_model: str | None = BLEU_DEFAULTS.spm_model,
         models: dict[str, Any] | None = None,
+        ref_length: str = BLEU_DEFAULTS.ref_length,
     ) -> None:
         """``spm_model``: a local SentencePiece model file (implies ``tokenize="spm"``); ``models``: where
         registry SentencePiece models are cached (``cache_dir``, ``offline``, ``registry``; default: the
@@ -208,6 +209,11 @@ class BLEU(Metric[BLEURefData]):
             raise OptionError(
                 f"max n-gram order must be an integer from 1 to {MAX_ORDER_LIMIT}, got {max_ngram_order!r}")
         self.max_ngram_order = max_ngram_order
+        if ref_length not in REF_LENGTHS:
+            raise OptionError(f"unknown reference length '{ref_length}' (choose from: {', '.join(REF_LENGTHS)})")
+        #: ``shortest``: the brevity penalty uses each segment's shortest reference (NIST before mteval-v13)
+        self.ref_length = ref_length
+        self._shortest = ref_length == "shortest"
         self.lowercase = bool(lowercase)
         self.force = bool(force)
         self.effective_order = bool(effective_order)
@@ -263,7 +269,8 @@ class BLEU(Metric[BLEURefData]):
         refs = list(map(self._sequence, references))
         hyp_len = len(hyp)
         order = self.max_ngram_order
-        ref_len = len(refs[0]) if len(refs) == 1 else closest_ref_len(hyp_len, map(len, refs))
+        ref_len = len(refs[0]) if len(refs) == 1 else (
+            min(map(len, refs)) if self._shortest else closest_ref_len(hyp_len, map(len, refs)))
         return [hyp_len, ref_len, *self._compiled_matches(hyp, refs, order), *_ngram_totals(hyp_len, order)]
 
     def segment_statistics(self, hypothesis: str, references: BLEURefData) -> list[int]:
@@ -271,7 +278,8 @@ class BLEU(Metric[BLEURefData]):
         hyp_len = len(hyp)
         ref_lens = references.lengths
         order = self.max_ngram_order
-        ref_len = ref_lens[0] if len(ref_lens) == 1 else closest_ref_len(hyp_len, ref_lens)
+        ref_len = ref_lens[0] if len(ref_lens) == 1 else (
+            min(ref_lens) if self._shortest else closest_ref_len(hyp_len, ref_lens))
         return [hyp_len, ref_len, *references.matches(hyp, order), *_ngram_totals(hyp_len, order)]
 
     def _observe(self, hypotheses: Iterable[str]) -> Iterable[str]:
@@ -337,7 +345,7 @@ class BLEU(Metric[BLEURefData]):
 
     def _signature_key(self) -> Any:
         return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,
-                self.smooth_value, self.max_ngram_order)
+                self.smooth_value, self.max_ngram_order, self.ref_length)
 
     def _signature_fields(self) -> dict[str, object]:
         smooth = self.smooth_method
@@ -349,4 +357,5 @@ class BLEU(Metric[BLEURefData]):
             "tok": self.tokenizer.signature,
             "smooth": smooth,
             "order": self.max_ngram_order if self.max_ngram_order != DEFAULT_MAX_ORDER else None,
+            "reflen": self.ref_length if self._shortest else None,
         }
