@@ -5,7 +5,7 @@ The goldens were made by running the scripts with perl
 detokenized, wmt21-en-de with several references) and edge cases (a missing
 reference line, no 4-gram match, references found by stem, Unicode and
 ASCII whitespace, -lc, the detok script's chop, CRLF, gzip). stdout must be
-byte-identical.
+byte-identical, with the compiled and with the pure-Python n-gram matcher.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def materialise(case: dict, folder: Path) -> bytes:
 
 
 @pytest.mark.parametrize("index", range(len(GOLDEN["cases"])))
-def test_same_line_as_the_perl_script(index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_same_line_as_the_perl_script(index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      matcher: str) -> None:
     case = GOLDEN["cases"][index]
     stdin = materialise(case, tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -87,6 +87,16 @@ def test_sentence_goldens_with_auto_reweigh() -> None:
             assert got == expected, (block["smoothing"], h)
 
 
+def test_pure_python_counting_gives_the_same_floats(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bn, "_MATCHER", [None])
+    refs, hyps = ted()
+    assert bn.corpus_bleu(refs, hyps) == 0.22430878891820927
+    case = GOLDEN["corpus"][-1]
+    got = outcome(bn.corpus_bleu, refs, hyps, weights=case["weights"],
+                  smoothing_function=smoothing(bn, case["smoothing"], case["parameters"]))
+    assert got == {k: case[k] for k in ("value", "error") if k in case}
+
+
 def test_no_unigram_match_returns_integer_zero() -> None:
     assert bn.sentence_bleu([["a", "b"]], ["c"]) == 0 and type(bn.sentence_bleu([["a", "b"]], ["c"])) is int
     assert bn.corpus_bleu([[["a"]]], [["c"]], weights=[(1,), (0.5, 0.5)]) == [0, 0]
