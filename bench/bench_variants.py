@@ -11,6 +11,7 @@
 * Pairwise: an H×H matrix (default 100×100) of sentence BLEU and chrF,
   ``metric.pairwise_scores`` vs looping over sacreBLEU's ``sentence_score``,
   every cell checked equal.
+* fast-bleu's ``SelfBLEU`` (C++, if installed) on the same N sentences.
 
 CPU-time medians of ``--repeat`` runs; peak Python memory (tracemalloc) of one
 extra run each. Sentences are the system outputs of the shared data, in order.
@@ -102,6 +103,34 @@ def bench_self_bleu(count: int, sample: int, repeat: int, order: int) -> list[st
     return rows
 
 
+def bench_fast_bleu(count: int, order: int) -> list[str]:
+    """fast-bleu's SelfBLEU (C++, threads) on the same sentences, if it is installed."""
+    try:
+        from fast_bleu import SelfBLEU
+    except ImportError:
+        return ["| fast-bleu: not installed | - | - | - | - |"]
+    import resource
+
+    from bleucli.variants.self_bleu import texygen_self_bleu
+
+    text = sentences(count)
+    ours = texygen_self_bleu(text, max_order=order, sample_size=None)
+    bleucli_s = median_time(lambda: texygen_self_bleu(text, max_order=order, sample_size=None), 3)
+    weights = {"w": tuple(1.0 / order for _ in range(order))}
+    tokens = [line.split() for line in text]
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    wall = time.perf_counter()
+    theirs = SelfBLEU(tokens, weights).get_score()["w"]
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    equal = sum(a == b for a, b in zip(ours.sentence_scores, theirs))
+    worst = max(abs(a - b) for a, b in zip(ours.sentence_scores, theirs))
+    return [f"| fast-bleu SelfBLEU (C++), {count:,} sentences, order {order} | {bleucli_s:.2f} | {cpu:.2f} CPU, "
+            f"{wall:.2f} wall | {cpu / bleucli_s:.1f}x | - | (fast-bleu: {equal:,}/{count:,} sentence scores "
+            f"bit-equal to Texygen/NLTK's, max difference {worst:.1e})"]
+
+
 def bench_large(count: int, order: int) -> list[str]:
     from bleucli.metrics.bleu import BLEU
     from bleucli.variants.self_bleu import self_bleu, texygen_self_bleu
@@ -147,14 +176,22 @@ def main() -> None:
     parser.add_argument("--order", type=int, default=4)
     parser.add_argument("--pairwise", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--parts", default="pairwise,self,fast-bleu,large",
+                        help="comma-separated: pairwise, self, fast-bleu, large")
     args = parser.parse_args()
+    parts = args.parts.split(",")
     print_matcher()
-    print("| benchmark | bleucli CPU s | loop CPU s | speed-up | bleucli peak MiB |")
+    print("| benchmark | bleucli CPU s | other CPU s | speed-up | bleucli peak MiB |")
     print("|---|---|---|---|---|")
-    for row in [*bench_pairwise(args.pairwise, args.repeat),
-                *bench_self_bleu(args.sentences, args.sample, args.repeat, args.order),
-                *bench_large(args.large, args.order)]:
-        print(row, flush=True)
+    runs = {
+        "pairwise": lambda: bench_pairwise(args.pairwise, args.repeat),
+        "self": lambda: bench_self_bleu(args.sentences, args.sample, args.repeat, args.order),
+        "fast-bleu": lambda: bench_fast_bleu(args.sentences, args.order),
+        "large": lambda: bench_large(args.large, args.order),
+    }
+    for part in parts:
+        for row in runs[part]():
+            print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,17 @@ def run_case(name: str, sampling: str):  # type: ignore[no-untyped-def]
                       iterations=iterations, sampling=sampling)
 
 
-@pytest.mark.parametrize("sampling", ["python2", "python3"])
-@pytest.mark.parametrize("name", sorted(GOLDEN["cases"]))
+#: The fast subset keeps the small case with both samplings and the published test-set case with Python 2's.
+FAST_CASES = {("test-source-two-refs-order3-iter50", "python2"), ("test-source-two-refs-order3-iter50", "python3"),
+              ("test-source", "python2")}
+
+
+def _slow_unless_fast(pairs: list[tuple[str, str]], fast: set) -> list:
+    return [pytest.param(*pair, marks=[] if pair in fast else [pytest.mark.slow]) for pair in pairs]
+
+
+@pytest.mark.parametrize(("name", "sampling"), _slow_unless_fast(
+    [(name, sampling) for name in sorted(GOLDEN["cases"]) for sampling in ("python2", "python3")], FAST_CASES))
 def test_equals_frozen_gleu_py_run(name: str, sampling: str) -> None:
     expected = GOLDEN["results"][sampling][name]
     result = run_case(name, sampling)
@@ -39,7 +48,7 @@ def test_equals_frozen_gleu_py_run(name: str, sampling: str) -> None:
     assert result.jfleg_strings() == expected["printed"]
 
 
-@pytest.mark.parametrize(("split", "published"), [("dev", 38.21), ("test", 40.54)])
+@pytest.mark.parametrize(("split", "published"), [pytest.param("dev", 38.21, marks=pytest.mark.slow), ("test", 40.54)])
 def test_published_jfleg_source_scores_with_python2_sampling(split: str, published: float) -> None:
     refs = [jfleg(f"{split}.ref{k}") for k in range(4)]
     source = jfleg(f"{split}.src")
