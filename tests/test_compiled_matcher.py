@@ -12,14 +12,13 @@ character width, and the errors it raises for what it cannot take.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
 import pytest
 
 import datasets
-import pickle
-
 from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE, compiled_matcher, implementation
 from bleucli.metrics.ngram_match import ReferenceNgrams, clipped_matches, pair_matches
 from bleucli.metrics.substring_match import character_matches
