@@ -81,6 +81,10 @@ def _register_commands() -> None:
     cli.add_command(score)
     cli.add_command(signature)
     cli.add_command(cache)
+    from .stats import merge, stats
+
+    cli.add_command(stats)
+    cli.add_command(merge)
     cli.add_command(compare)
     register_exit_codes()
     from .variants import register_variant_commands
