@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bleucli.errors import InputError, OptionError
-from bleucli.variants.gleu import corpus_gleu, jfleg_gleu, reference_choices, tokenizer_for
+from bleucli.variants.gleu import corpus_gleu, jfleg_gleu, jfleg_sentence_gleu, reference_choices, tokenizer_for
 from conftest import invoke
 from datasets import lines
 
@@ -36,16 +36,39 @@ def _slow_unless_fast(pairs: list[tuple[str, str]], fast: set) -> list:
     return [pytest.param(*pair, marks=[] if pair in fast else [pytest.mark.slow]) for pair in pairs]
 
 
+def _reprs(values: object) -> list[str]:
+    return [repr(float(v)) for v in values]  # type: ignore[attr-defined]
+
+
+CORPUS_CASES = [name for name in sorted(GOLDEN["cases"]) if name not in GOLDEN["sentence_cases"]]
+
+
 @pytest.mark.parametrize(("name", "sampling"), _slow_unless_fast(
-    [(name, sampling) for name in sorted(GOLDEN["cases"]) for sampling in ("python2", "python3")], FAST_CASES))
+    [(name, sampling) for name in CORPUS_CASES for sampling in ("python2", "python3")], FAST_CASES))
 def test_equals_frozen_gleu_py_run(name: str, sampling: str) -> None:
     expected = GOLDEN["results"][sampling][name]
     result = run_case(name, sampling)
-    assert list(result.iterations) == [float(v) for v in expected["iterations"]]
-    assert result.score == float(expected["mean"])
-    assert result.std == float(expected["std"])
-    assert list(result.ci) == [float(v) for v in expected["ci"]]
+    assert _reprs(result.iterations) == expected["iterations"]
+    assert repr(result.score) == expected["mean"]
+    assert repr(result.std) == expected["std"]
+    assert _reprs(result.ci) == expected["ci"]
     assert result.jfleg_strings() == expected["printed"]
+
+
+@pytest.mark.parametrize("sampling", ["python2", pytest.param("python3", marks=pytest.mark.slow)])
+def test_sentence_level_equals_frozen_gleu_py_sent(sampling: str) -> None:
+    """gleu.py --sent: every sentence's mean, std and interval (nan where all references score the same)."""
+    name = "dev-ref0-vs-refs123-sentences"
+    split, hyp, refs, order, _ = GOLDEN["cases"][name]
+    expected = GOLDEN["results"][sampling][name]
+    result = jfleg_sentence_gleu(jfleg(hyp), [jfleg(r) for r in refs], jfleg(f"{split}.src"), order=order,
+                                 sampling=sampling)
+    assert len(result) == len(expected["sentences"]) == 754
+    for got, want in zip(result, expected["sentences"]):
+        assert _reprs(got.per_reference) == want["iterations"]
+        assert (repr(got.mean), repr(got.std), _reprs(got.ci)) == (want["mean"], want["std"], want["ci"])
+    assert [got.jfleg_strings() for got in result] == expected["printed"]
+    assert any(got.std == 0 for got in result)  # the nan intervals are exercised
 
 
 @pytest.mark.parametrize(("split", "published"), [pytest.param("dev", 38.21, marks=pytest.mark.slow), ("test", 40.54)])
@@ -101,3 +124,36 @@ def test_cli(tmp_path: Path) -> None:
     bad = invoke(["gleu", *refs, "-i", str(short), "--source", src])
     assert bad.exit_code == 3 and bad.stderr.startswith(f"bleucli: error: {refs[0]}: has 747 lines")
     assert invoke(["gleu", *refs, "-i", src, "--source", src, "--sampling", "py2"]).exit_code == 2
+
+
+def test_cli_sentence_level(tmp_path: Path) -> None:
+    name = "dev-ref0-vs-refs123-sentences"
+    _, hyp, refs, _, _ = GOLDEN["cases"][name]
+    paths = {}
+    for file in (hyp, *refs, "dev.src"):
+        paths[file] = tmp_path / file
+        paths[file].write_text("".join(line + "\n" for line in jfleg(file)), encoding="utf-8")
+    args = ["gleu", *(str(paths[r]) for r in refs), "-i", str(paths[hyp]), "--source", str(paths["dev.src"]),
+            "--sentence-level"]
+    result = invoke(args)
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    expected = GOLDEN["results"]["python2"][name]
+    assert [row["jfleg_output"] for row in rows] == expected["printed"]
+    assert [repr(row["mean"]) for row in rows] == [s["mean"] for s in expected["sentences"]]
+    assert [row["ci"] is None for row in rows] == [s["ci"] == ["nan", "nan"] for s in expected["sentences"]]
+    text = invoke([*args, "-f", "text", "-w", "3"]).stdout.splitlines()
+    assert len(text) == 754 and text[6] == "7\t0.642\t0.000\t[nan, nan]"
+
+
+def test_cli_one_reference(tmp_path: Path) -> None:
+    for file in ("dev.src", "dev.ref0", "dev.ref1"):
+        (tmp_path / file).write_text("".join(line + "\n" for line in jfleg(file)), encoding="utf-8")
+    result = invoke(["gleu", str(tmp_path / "dev.ref1"), "-i", str(tmp_path / "dev.ref0"),
+                     "--source", str(tmp_path / "dev.src")])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    one = jfleg_gleu(jfleg("dev.ref0"), [jfleg("dev.ref1")], jfleg("dev.src"))
+    assert data["unrounded_score"] == one.score and data["nrefs"] == "1"
+    assert len(set(one.iterations)) == 1  # one reference: every sampling picks it (np.mean may round the mean)
+    assert data["jfleg_output"][0] == "%f" % one.iterations[0]  # noqa: UP031 - what gleu.py prints

@@ -254,12 +254,15 @@ def ibleu_command(references: tuple[str, ...], hypothesis: str, source: str, alp
 @click.option("--sampling", type=click.Choice(GLEU_SAMPLING), default=GLEU_SAMPLING[0], show_default=True,
               help="Whose random.randint picks the references: python2 reproduces the published JFLEG numbers, "
                    "python3 what gleu.py prints under Python 3.")
+@click.option("--sentence-level", is_flag=True,
+              help="gleu.py --sent: per sentence, mean/std/interval of its smoothed GLEU against each reference "
+                   "(one line each).")
 @FORMAT_OPTION
 @click.option("-w", "--width", type=click.IntRange(0, 17), default=6, show_default=True,
               help="Digits after the decimal point (gleu.py prints 6; JSON also has unrounded_score).")
 @SHORT_OPTION
 def gleu_command(references: tuple[str, ...], hypothesis: str, source: str, order: int, iterations: int,
-                 sampling: str, output_format: str, width: int, short: bool) -> None:
+                 sampling: str, sentence_level: bool, output_format: str, width: int, short: bool) -> None:
     """GLEU for grammatical error correction (Napoles et al. 2015/2016), exactly as keisks/jfleg's gleu.py.
 
     Mean, standard deviation and 95% interval of corpus GLEU over random
@@ -269,6 +272,13 @@ def gleu_command(references: tuple[str, ...], hypothesis: str, source: str, orde
     from ..variants.gleu import jfleg_gleu
 
     hyps, streams = read_streams([*references, source], hypothesis)
+    if sentence_level:
+        from ..render.variants import sentence_gleu_line
+        from ..variants.gleu import jfleg_sentence_gleu
+
+        for number, sentence in enumerate(jfleg_sentence_gleu(hyps, streams[:-1], streams[-1], order, sampling), 1):
+            emit(sentence_gleu_line(number, sentence.to_dict(), output_format, width))
+        return
     result = jfleg_gleu(hyps, streams[:-1], streams[-1], order=order, iterations=iterations, sampling=sampling)
     _print(output_format, width, short, result, result.details(width))
 

@@ -63,3 +63,11 @@ def scores_json_line(scores: Sequence[float], extra: dict[str, Any] | None = Non
     for value in scores:
         _check_finite("aggregate score", value)
     return json.dumps({**(extra or {}), "scores": list(scores)}, ensure_ascii=False, allow_nan=False)
+
+
+def sentence_gleu_line(number: int, data: dict[str, Any], output_format: str, width: int) -> str:
+    """One sentence of ``bleucli gleu --sentence-level``: JSON (unrounded, ``ci`` null when undefined) or text."""
+    if output_format == "json":
+        return json.dumps({"sentence": number, **data}, ensure_ascii=False, allow_nan=False)
+    low, high = data["ci"] if data["ci"] is not None else (math.nan, math.nan)
+    return f"{number}\t{data['mean']:.{width}f}\t{data['std']:.{width}f}\t[{low:.{width}f}, {high:.{width}f}]"

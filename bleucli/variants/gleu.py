@@ -77,8 +77,13 @@ class GLEUScore:
         from ..render.variants import variant_record
 
         return variant_record(self.name, self.signature, self.score, {
-            "std": self.std, "ci": list(self.ci), "jfleg_output": self.jfleg_strings(),
+            "std": self.std, "ci": _json_interval(self.ci), "jfleg_output": self.jfleg_strings(),
             "n_iterations": len(self.iterations)})
+
+
+def _json_interval(ci: tuple[float, float]) -> list[float] | None:
+    """The interval for JSON: ``null`` where gleu.py's is (nan, nan) (every value equal, e.g. one reference)."""
+    return None if any(math.isnan(v) for v in ci) else list(ci)
 
 
 def _counts(tokens: list[str], n: int) -> Counter[tuple[str, ...]]:
@@ -131,23 +136,69 @@ def tokenizer_for(sampling: str) -> Any:
     return split_ascii_whitespace if sampling == "python2" else str.split
 
 
-def jfleg_gleu(
+def smoothed_gleu(stats: Sequence[int]) -> float:
+    """gleu.py's ``gleu(stats, smooth=True)`` for sentence scores: every zero statistic becomes 1 first."""
+    return corpus_gleu([s if s != 0 else 1 for s in stats])
+
+
+@dataclass(frozen=True)
+class SentenceGLEU:
+    """One sentence of ``gleu.py --sent``: mean, std and interval of its smoothed GLEU against each reference."""
+
+    mean: float
+    std: float
+    ci: tuple[float, float]
+    per_reference: tuple[float, ...]
+
+    def jfleg_strings(self) -> list[str]:
+        return ["%f" % self.mean, "%f" % self.std, "(%.3f,%.3f)" % self.ci]  # noqa: UP031 - jfleg's formats
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "std": self.std, "ci": _json_interval(self.ci),
+                "per_reference": list(self.per_reference), "jfleg_output": self.jfleg_strings()}
+
+
+def _summary(values: Sequence[float]) -> tuple[float, float, tuple[float, float]]:
+    """``np.mean``, ``np.std`` and scipy's ``norm.interval(0.95)`` of gleu.py's ``get_gleu_stats``."""
+    import numpy as np
+
+    array = np.array(values, dtype=np.float64)
+    mean, std = float(np.mean(array)), float(np.std(array))
+    if not std > 0:  # scipy's norm.interval needs scale > 0: with all values equal it gives (nan, nan)
+        return mean, std, (math.nan, math.nan)
+    return mean, std, (mean + -NORMAL_975 * std, mean + NORMAL_975 * std)
+
+
+def jfleg_sentence_gleu(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
     sources: Sequence[str],
     order: int = GLEU_MAX_ORDER,
-    iterations: int = GLEU_ITERATIONS,
     sampling: str = GLEU_SAMPLING[0],
-) -> GLEUScore:
-    """GLEU of ``hypotheses`` given reference streams and sources, as ``gleu.py -r REFS -s SRC --hyp HYP``."""
+) -> list[SentenceGLEU]:
+    """``gleu.py --sent``: each sentence's smoothed GLEU against each of its references, summarized.
+
+    ``sampling`` only chooses the tokens here (Python 2's or 3's ``split``):
+    sentence scores use every reference, not a sampled one.
+    """
+    table = _statistics_table(hypotheses, references, sources, order, sampling)
+    result = []
+    for rows in table:
+        per_reference = tuple(smoothed_gleu([int(v) for v in row]) for row in rows)
+        mean, std, ci = _summary(per_reference)
+        result.append(SentenceGLEU(mean, std, ci, per_reference))
+    return result
+
+
+def _statistics_table(hypotheses: Sequence[str], references: Sequence[Sequence[str]], sources: Sequence[str],
+                      order: int, sampling: str) -> Any:
+    """``[sentence][reference]`` -> gleu.py's statistics, after checking the options and the input shapes."""
     import numpy as np
 
     if sampling not in GLEU_SAMPLING:
         raise OptionError(f"unknown GLEU sampling '{sampling}' (choose from: {', '.join(GLEU_SAMPLING)})")
     if isinstance(order, bool) or not isinstance(order, int) or order < 1:
         raise OptionError(f"GLEU order must be an integer >= 1, got {order!r}")
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise OptionError(f"GLEU iterations must be an integer >= 1, got {iterations!r}")
     if isinstance(hypotheses, str) or isinstance(sources, str) or not references:
         raise InputError("GLEU takes a list of hypotheses, a list of reference streams and a list of sources")
     n_sentences = len(hypotheses)
@@ -164,12 +215,28 @@ def jfleg_gleu(
         src_counts = [_counts(src, n) for n in range(1, order + 1)]
         for k in range(n_refs):
             table[i, k] = sentence_statistics(hyp, split(references[k][i]), src_counts, order)
+    return table
+
+
+def jfleg_gleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    sources: Sequence[str],
+    order: int = GLEU_MAX_ORDER,
+    iterations: int = GLEU_ITERATIONS,
+    sampling: str = GLEU_SAMPLING[0],
+) -> GLEUScore:
+    """GLEU of ``hypotheses`` given reference streams and sources, as ``gleu.py -r REFS -s SRC --hyp HYP``."""
+    import numpy as np
+
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise OptionError(f"GLEU iterations must be an integer >= 1, got {iterations!r}")
+    table = _statistics_table(hypotheses, references, sources, order, sampling)
+    n_sentences, n_refs = len(hypotheses), len(references)
     choices = np.array(reference_choices(iterations, n_sentences, n_refs, sampling), dtype=np.intp)
     summed = table[np.arange(n_sentences)[None, :], choices].sum(axis=1)  # integers: exact in any order
     scores = [corpus_gleu([int(v) for v in row]) for row in summed]
-    values = np.array(scores, dtype=np.float64)
-    mean, std = float(np.mean(values)), float(np.std(values))
-    ci = (mean + -NORMAL_975 * std, mean + NORMAL_975 * std)
+    mean, std, ci = _summary(scores)
     fields = {"order": order, "iter": iterations, "sampling": sampling}
     signature = Signature.build("GLEU", fields, nrefs=n_refs)
     return GLEUScore("GLEU", mean, signature, std, ci, tuple(scores), n_refs == 1)

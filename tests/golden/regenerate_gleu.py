@@ -53,9 +53,12 @@ calculator = oracle.GLEU(spec["n"])
 calculator.load_sources(spec["src"])
 calculator.load_references(spec["refs"])
 printed = [g for g in calculator.run_iterations(num_iterations=spec["iter"], source=spec["src"],
-                                                hypothesis=spec["hyp"], per_sent=False)]
-out = recorded[-1]
-out["printed"] = printed[0]
+                                                hypothesis=spec["hyp"], per_sent=spec["per_sent"])]
+if spec["per_sent"]:  # one record per sentence: the GLEU against each reference, smoothed
+    out = {"sentences": recorded, "printed": printed}
+else:
+    out = recorded[-1]
+    out["printed"] = printed[0]
 sys.stdout.write(json.dumps(out))
 '''
 
@@ -65,7 +68,11 @@ CASES = {
     "test-source": ("test", "test.src", ["test.ref0", "test.ref1", "test.ref2", "test.ref3"], 4, 500),
     "dev-ref0-vs-refs123": ("dev", "dev.ref0", ["dev.ref1", "dev.ref2", "dev.ref3"], 4, 500),
     "test-source-two-refs-order3-iter50": ("test", "test.src", ["test.ref1", "test.ref3"], 3, 50),
+    # gleu.py --sent: per sentence, mean/std/interval of the smoothed GLEU against each reference
+    "dev-ref0-vs-refs123-sentences": ("dev", "dev.ref0", ["dev.ref1", "dev.ref2", "dev.ref3"], 4, 500),
 }
+#: Cases run with gleu.py's --sent (per_sent=True).
+SENTENCE_CASES = {"dev-ref0-vs-refs123-sentences"}
 
 
 def main(jfleg_git: str, python2: str, python3: str = sys.executable) -> None:
@@ -85,13 +92,14 @@ def main(jfleg_git: str, python2: str, python3: str = sys.executable) -> None:
                                                 check=True, capture_output=True, text=True).stdout.strip()
             for name, (_, hyp, refs, n, iterations) in CASES.items():
                 spec = {"n": n, "iter": iterations, "src": f"{work}/{hyp.split('.')[0]}.src",
-                        "hyp": f"{work}/{hyp}", "refs": [f"{work}/{r}" for r in refs]}
+                        "hyp": f"{work}/{hyp}", "refs": [f"{work}/{r}" for r in refs],
+                        "per_sent": name in SENTENCE_CASES}
                 run = subprocess.run([python, "-W", "ignore", "-c", RUNNER, work, json.dumps(spec)], check=True,
                                      capture_output=True, text=True)
                 results[sampling][name] = json.loads(run.stdout)
-                print(sampling, name, results[sampling][name]["printed"], flush=True)
+                print(sampling, name, str(results[sampling][name]["printed"])[:80], flush=True)
     out = {"oracle": f"keisks/jfleg@{commit} eval/gleu.py", "interpreters": versions, "cases": CASES,
-           "results": results}
+           "sentence_cases": sorted(SENTENCE_CASES), "results": results}
     (HERE / "gleu_jfleg.json").write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
 
 
