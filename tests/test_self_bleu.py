@@ -154,3 +154,10 @@ def test_subprocess_reads_stdin() -> None:
     proc = run_subprocess(["self-bleu", "--texygen", "-"], stdin="".join(t + "\n" for t in text).encode())
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["unrounded_score"] == texygen_self_bleu(text).score
+
+
+@pytest.mark.parametrize("args", [["--texygen", "-lc"], ["--texygen", "-s", "floor"], ["--all-lines"],
+                                  ["--texygen", "--no-effective-order"]])
+def test_cli_options_of_the_other_mode_are_usage_errors(tmp_path: Path, args: list[str]) -> None:
+    result = invoke(["self-bleu", *args, _write(tmp_path, "h.txt", ["a b", "b c"])])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1

@@ -98,6 +98,12 @@ def self_bleu_command(file: str, texygen: bool, max_order: int | None, all_lines
     """
     from ..variants.self_bleu import self_bleu, texygen_self_bleu
 
+    if texygen and (lowercase or smooth_method != BLEU_DEFAULTS.smooth_method or smooth_value is not None
+                    or no_effective_order):
+        raise click.UsageError("-lc, -s, --smooth-value and --no-effective-order are options of the "
+                               "sacreBLEU-style mode: --texygen always uses NLTK's method1 on the text as is")
+    if all_lines and not texygen:
+        raise click.UsageError("--all-lines goes with --texygen (the sacreBLEU-style mode uses every line)")
     lines = read_lines(file)
     source = "<stdin>" if file == "-" else file
     if len(lines) < 2:
