@@ -8,6 +8,7 @@ system under each definition of :mod:`bleucli.bleu_family`.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -31,7 +32,7 @@ def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], lis
         raise click.UsageError("give at least one reference file")
     references = [read_source(path).lines() for path in refs]
     if hypothesis is None:
-        stdin = click.get_binary_stream("stdin")
+        stdin = sys.stdin.buffer  # the bytes under stdin (CliRunner gives one too)
         if stdin.isatty():
             raise InputError("no hypothesis: give -i FILE or pipe the output on stdin")
         hyps = decode_source(stdin.read(), "<stdin>").lines()

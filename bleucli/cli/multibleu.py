@@ -33,7 +33,7 @@ def _run(arguments: tuple[str, ...], detok: bool) -> int:
     files, skipped = reference_files(args[0], args[1:])
     for name in skipped:  # the scripts skip them without a word; a typo should not go unnoticed
         report.warning(f"reference file {name} does not exist: skipped, as the script does")
-    stdin = click.get_binary_stream("stdin")
+    stdin = sys.stdin.buffer  # the bytes under stdin (CliRunner gives one too)
     if stdin.isatty():
         raise InputError("the hypothesis is read from standard input: bleucli multi-bleu REF < HYP")
     result = multi_bleu(stdin.read(), files, lowercase=lowercase, detok=detok)

@@ -257,7 +257,7 @@ def _stdin_stream() -> Any:
             raise click.UsageError("no hypotheses: pipe them into stdin or give -i FILE")
     except (ValueError, OSError):
         return None
-    return click.get_binary_stream("stdin")
+    return sys.stdin.buffer  # the bytes under stdin (CliRunner gives one too)
 
 
 __all__ = ["score", "run_score", "finish"]
