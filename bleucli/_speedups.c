@@ -17,6 +17,15 @@
  * 64-bit keys that is rebuilt for each order. Counting is then indexing arrays.
  * A hypothesis n-gram whose prefix has no id has none either, and once no
  * hypothesis n-gram of an order matches, no longer one can.
+ *
+ * Limits: ids, counts and positions are int32_t, so a sequence (and the total length
+ * of one segment's references) may hold at most MAX_TOKENS tokens; longer input is an
+ * OverflowError, never a wrapped index. Real segments are millions of times shorter.
+ *
+ * Module: multi-phase initialisation (PEP 489). The References type is static and its
+ * objects build their tables lazily, so the module declares that it may be imported in
+ * several interpreters sharing one GIL (not a per-interpreter GIL) and, on free-threaded
+ * builds, that it needs the GIL.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -24,6 +33,10 @@
 #include <string.h>
 
 #define EMPTY_KEY UINT64_MAX
+
+/* Most tokens in one sequence, or in one segment's references together: ids and
+   positions are int32_t, with room for the two sentinel slots the arrays keep. */
+#define MAX_TOKENS ((Py_ssize_t)INT32_MAX - 2)
 
 /* Slots for an open-addressing table of `entries` keys: a power of two, at most half full. */
 static int
@@ -206,6 +219,17 @@ typedef struct {
 } Sequence;
 
 static int
+sequence_check_length(Py_ssize_t length)
+{
+    if (length > MAX_TOKENS) {
+        PyErr_Format(PyExc_OverflowError, "a sequence of %zd tokens is longer than the %zd the matcher counts",
+                     length, MAX_TOKENS);
+        return -1;
+    }
+    return 0;
+}
+
+static int
 sequence_open(Sequence *s, PyObject *object)
 {
     s->object = object;
@@ -219,12 +243,12 @@ sequence_open(Sequence *s, PyObject *object)
         s->length = PyUnicode_GET_LENGTH(object);
         s->kind = PyUnicode_KIND(object);
         s->data = PyUnicode_DATA(object);
-        return 0;
+        return sequence_check_length(s->length);
     }
     if (PyList_Check(object)) {
         s->is_text = 0;
         s->length = PyList_GET_SIZE(object);
-        return 0;
+        return sequence_check_length(s->length);
     }
     PyErr_Format(PyExc_TypeError, "a sequence must be a str or a list of str, not %.100s",
                  Py_TYPE(object)->tp_name);
@@ -375,6 +399,10 @@ reftables_init(RefTables *r, PyObject *references, int single_use)
         }
         r->is_text = ref.is_text;
         r->offsets[k] = r->total_ref;
+        if (ref.length > MAX_TOKENS - r->total_ref) {
+            PyErr_Format(PyExc_OverflowError, "references of more than %zd tokens in all", MAX_TOKENS);
+            goto error;
+        }
         r->total_ref += ref.length;
     }
     r->offsets[r->n_refs] = r->total_ref;
@@ -705,28 +733,41 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static int
+module_exec(PyObject *m)
+{
+    if (PyType_Ready(&ReferencesType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&ReferencesType);
+    if (PyModule_AddObject(m, "References", (PyObject *)&ReferencesType) < 0) {
+        Py_DECREF(&ReferencesType);
+        return -1;
+    }
+    return 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+#if PY_VERSION_HEX >= 0x030C0000
+    /* a static type is shared by the interpreters: one GIL for all of them */
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    /* References builds its tables when first matched: not safe without the GIL */
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "bleucli._speedups",
-    "Compiled n-gram matching; bleucli falls back to pure Python without it.", -1, methods,
-    NULL, NULL, NULL, NULL,
+    "Compiled n-gram matching; bleucli falls back to pure Python without it.", 0, methods,
+    module_slots, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    PyObject *m;
-    if (PyType_Ready(&ReferencesType) < 0) {
-        return NULL;
-    }
-    m = PyModule_Create(&module);
-    if (m == NULL) {
-        return NULL;
-    }
-    Py_INCREF(&ReferencesType);
-    if (PyModule_AddObject(m, "References", (PyObject *)&ReferencesType) < 0) {
-        Py_DECREF(&ReferencesType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return PyModuleDef_Init(&module);
 }

@@ -179,3 +179,39 @@ def test_metrics_built_with_references_keep_tokens_not_tables() -> None:
     hyps = ["The cat sat .", "the dog"]
     assert bleu.corpus_score(hyps).score == BLEU().corpus_score(hyps, refs).score
     assert chrf.corpus_score(hyps).score == CHRF(word_order=2).corpus_score(hyps, refs).score
+
+
+def test_the_module_uses_multi_phase_initialisation() -> None:
+    """PEP 489: every import of the extension spec makes a new module object (single-phase
+    initialisation would hand back the one cached module)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("bleucli._speedups")
+    assert spec is not None
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)  # type: ignore[union-attr]
+    assert fresh is not speedups and fresh.References is speedups.References
+    assert fresh.ngram_matches("abc", ["abd"], 3) == [2, 1, 0]
+
+
+def test_it_imports_in_a_subinterpreter() -> None:
+    interpreters = pytest.importorskip("_interpreters", reason="subinterpreters need Python 3.13's _interpreters")
+    interpreter = interpreters.create("legacy")
+    try:
+        interpreters.run_string(interpreter, "import bleucli._speedups as s\n"
+                                             "assert s.ngram_matches('ab', ['ab'], 2) == [2, 1]")
+    finally:
+        interpreters.destroy(interpreter)
+
+
+@pytest.mark.slow
+def test_a_sequence_longer_than_the_int32_ids_is_an_overflow_error_not_a_wrapped_index() -> None:
+    """2**31 one-byte characters (2 GiB, freed at once): refused before any table is built."""
+    huge = "a" * (2**31)
+    try:
+        with pytest.raises(OverflowError, match="longer than"):
+            speedups.ngram_matches(huge, ["a"], 1)
+        with pytest.raises(OverflowError):
+            speedups.References([huge])
+    finally:
+        del huge
