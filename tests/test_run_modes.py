@@ -82,3 +82,22 @@ def test_version_says_when_the_pure_python_matchers_run(monkeypatch: pytest.Monk
     assert ("pure-Python n-gram matchers" in plain) == (implementation() == "python")
     monkeypatch.setenv("BLEUCLI_PURE_PYTHON", "1")
     assert "pure-Python n-gram matchers" in run_subprocess(["--version"]).stdout.decode()
+
+
+def test_subcommands_are_imported_only_when_used() -> None:
+    """Start-up pays for the scoring command only: the other commands are loaded on demand."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    code = ("import sys\nfrom bleucli.cli import run\nrun({args})\n"
+            "print(sorted(m for m in sys.modules if m.startswith('bleucli.cli.')))")
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+    plain = subprocess.run([sys.executable, "-c", code.format(args=[REF, "-i", SYS_A, "-b"])],
+                           capture_output=True, text=True, env=env, check=True).stdout.splitlines()[-1]
+    for module in ("stats", "compare", "variants", "multibleu", "bleu_family", "cache", "signature"):
+        assert f"bleucli.cli.{module}'" not in plain, module
+    merged = subprocess.run([sys.executable, "-c", code.format(args=["signature", "diff", "nrefs:1", "nrefs:1"])],
+                            capture_output=True, text=True, env=env, check=True).stdout.splitlines()[-1]
+    assert "bleucli.cli.signature'" in merged

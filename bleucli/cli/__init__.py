@@ -22,6 +22,25 @@ from .report import ExitCode
 
 DEFAULT_COMMAND = "score"
 
+#: Subcommands other than ``score``, imported only when asked for (click's lazily loaded
+#: subcommands): ``bleucli REF...`` and ``--version`` do not pay for modules they never run.
+LAZY_COMMANDS: dict[str, str] = {
+    "signature": "bleucli.cli.signature:signature",
+    "cache": "bleucli.cli.cache:cache",
+    "stats": "bleucli.cli.stats:stats",
+    "merge": "bleucli.cli.stats:merge",
+    "compare": "bleucli.cli.compare:compare",
+    "self-bleu": "bleucli.cli.variants:self_bleu_command",
+    "pairwise": "bleucli.cli.variants:pairwise_command",
+    "ibleu": "bleucli.cli.variants:ibleu_command",
+    "gleu": "bleucli.cli.variants:gleu_command",
+    "google-bleu": "bleucli.cli.variants:google_bleu_command",
+    "multi-bleu": "bleucli.cli.multibleu:multi_bleu_command",
+    "multi-bleu-detok": "bleucli.cli.multibleu:multi_bleu_detok_command",
+    "nltk": "bleucli.cli.bleu_family:nltk_command",
+    "which-bleu": "bleucli.cli.bleu_family:which_bleu_command",
+}
+
 
 class BleucliGroup(click.Group):
     """The top-level command: scoring by default, named subcommands otherwise.
@@ -34,9 +53,21 @@ class BleucliGroup(click.Group):
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or args[0] not in self.commands:
+        if not args or args[0] not in self.list_commands(ctx):
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS and name not in self.commands:
+            import importlib
+
+            module, attribute = LAZY_COMMANDS[name].split(":")
+            command = getattr(importlib.import_module(module), attribute)
+            self.add_command(command, name)
+        return super().get_command(ctx, name)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[SCORE OPTIONS] REF... | COMMAND [ARGS]...")
@@ -72,27 +103,11 @@ def cli() -> None:
 
 
 def _register_commands() -> None:
-    from .cache import cache
-    from .compare import compare
     from .score import score
-    from .signature import signature
     from .testsets import register_exit_codes
 
     cli.add_command(score)
-    cli.add_command(signature)
-    cli.add_command(cache)
-    from .stats import merge, stats
-
-    cli.add_command(stats)
-    cli.add_command(merge)
-    cli.add_command(compare)
     register_exit_codes()
-    from .variants import register_variant_commands
-
-    register_variant_commands(cli)
-    from .bleu_family import register_bleu_family_commands
-
-    register_bleu_family_commands(cli)
 
 
 _register_commands()
