@@ -48,9 +48,11 @@ def _stats(flags: dict[str, Any]) -> int:
     from . import testsets as tscli
     from .score import Notices, _check_conflicts, _open_inputs
 
+    context = click.get_current_context()
     for param in _score_command.params:  # the scoring options a shard does not take keep their defaults
         if param.name is not None and param.name not in flags:
-            default = param.default() if callable(param.default) else param.default
+            # get_default, not .default: click 8.5 keeps an UNSET sentinel there, which is truthy
+            default = param.get_default(context, call=True)
             flags[param.name] = False if default is None and getattr(param, "is_flag", False) else default
     if flags["offset"] < 0:
         raise click.UsageError("--offset is the shard's first segment: 0 or more")
