@@ -12,7 +12,6 @@ from __future__ import annotations
 import errno
 import os
 import shlex
-import warnings
 from typing import Any
 
 import click
@@ -81,17 +80,8 @@ def compare(**flags: Any) -> int:
     The first -i file is the baseline. Give the references before -i. Exit codes: as the
     scoring command, and 8 with --fail-if-worse when a system is significantly worse.
     """
-    from ..metrics.base import BleucliWarning
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", BleucliWarning)
-        try:
-            return _compare(flags)
-        finally:
-            if not flags["quiet"]:
-                for item in caught:
-                    if issubclass(item.category, BleucliWarning):
-                        report.warning(str(item.message))
+    with report.library_warnings(flags["quiet"]):
+        return _compare(flags)
 
 
 def _compare(flags: dict[str, Any]) -> int:

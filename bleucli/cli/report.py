@@ -8,6 +8,9 @@ code raises typed exceptions; :func:`exit_code_for` classifies them.
 from __future__ import annotations
 
 import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import IntEnum
 
 from ..errors import BleucliError, InputError, OptionError, SignatureMismatchError
@@ -50,6 +53,22 @@ def exit_code_for(error: BaseException) -> ExitCode:
         if isinstance(error, exception):
             return code
     return ExitCode.DATA if isinstance(error, BleucliError) else ExitCode.INTERNAL
+
+
+@contextmanager
+def library_warnings(quiet: bool) -> Iterator[None]:
+    """Collect the library's warnings while a command runs; show them on stderr afterwards unless ``quiet``."""
+    from ..metrics.base import BleucliWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", BleucliWarning)
+        try:
+            yield
+        finally:
+            if not quiet:
+                for item in caught:
+                    if issubclass(item.category, BleucliWarning):
+                        warning(str(item.message))
 
 
 def one_line(text: str) -> str:

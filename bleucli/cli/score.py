@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import warnings
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -115,17 +114,8 @@ def score(**options: Any) -> int:
 
 def run_score(flags: dict[str, Any]) -> int:
     """Collect warnings from the library and show them unless ``--quiet``."""
-    from ..metrics.base import BleucliWarning
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", BleucliWarning)
-        try:
-            return _score(flags)
-        finally:
-            if not flags["quiet"]:
-                for item in caught:
-                    if issubclass(item.category, BleucliWarning):
-                        report.warning(str(item.message))
+    with report.library_warnings(flags["quiet"]):
+        return _score(flags)
 
 
 def _score(flags: dict[str, Any]) -> int:

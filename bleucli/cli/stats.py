@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import warnings
 from typing import Any
 
 import click
@@ -28,17 +27,8 @@ _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", 
 
 
 def _stats_callback(**flags: Any) -> int:
-    from ..metrics.base import BleucliWarning
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", BleucliWarning)
-        try:
-            return _stats(flags)
-        finally:
-            if not flags["quiet"]:
-                for item in caught:
-                    if issubclass(item.category, BleucliWarning):
-                        report.warning(str(item.message))
+    with report.library_warnings(flags["quiet"]):
+        return _stats(flags)
 
 
 def _stats(flags: dict[str, Any]) -> int:
