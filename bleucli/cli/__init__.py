@@ -7,9 +7,11 @@ Only this package turns exceptions into messages and exit codes (see
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import click
@@ -69,6 +71,16 @@ class BleucliGroup(click.Group):
             self.add_command(command, name)
         return super().get_command(ctx, name)
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        with _pipe_errors_past_click():  # ``--version | true`` writes while the arguments are parsed
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _pipe_errors_past_click():
+            return super().invoke(ctx)
+
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_usage(ctx.command_path, "[SCORE OPTIONS] REF... | COMMAND [ARGS]...")
 
@@ -124,6 +136,25 @@ def run(argv: Sequence[str] | None = None) -> int:
     return int(cli.main(argv, prog_name="bleucli", standalone_mode=False))
 
 
+class _PipeClosed(Exception):
+    """stdout's reader went away; not an ``OSError``, so that click's own handler (exit 1) lets it through."""
+
+
+@contextmanager
+def _pipe_errors_past_click() -> Iterator[None]:
+    """Turn EPIPE into :class:`_PipeClosed` before click's ``main`` sees it.
+
+    click catches every ``OSError`` with errno EPIPE in ``main`` and exits 1, even
+    with ``standalone_mode=False``; the README promises 141 for ``| head``.
+    """
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise _PipeClosed from exc
+        raise
+
+
 def _run_guarded(invoke: Callable[[], Any]) -> int:
     """Call click and map every outcome to an exit code, with no traceback for expected failures."""
     try:
@@ -138,13 +169,14 @@ def _run_guarded(invoke: Callable[[], Any]) -> int:
     except click.ClickException as exc:
         report.error(exc.format_message())
         return exc.exit_code
-    except BrokenPipeError:
+    except (BrokenPipeError, _PipeClosed):
         return _broken_pipe()
     except BleucliError as exc:
         report.error(str(exc))
         return report.exit_code_for(exc)
     except OSError as exc:  # writing the result failed (disk full, closed stdout...)
         report.error(f"cannot write output: {exc.strerror or exc}")
+        _discard_stdout()  # what stayed in stdout's buffer would fail again at exit (a second message, exit 120)
         return ExitCode.OUTPUT
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("BLEUCLI_DEBUG"):
@@ -172,12 +204,18 @@ def _broken_pipe() -> int:
     stdout is pointed at /dev/null so that the interpreter's final flush does
     not raise a second time.
     """
+    _discard_stdout()
+    return ExitCode.BROKEN_PIPE
+
+
+def _discard_stdout() -> None:
+    """Point stdout's file descriptor at /dev/null: nothing more can reach the reader or the full disk."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
-    return ExitCode.BROKEN_PIPE
 
 
 __all__ = ["cli", "main", "run", "__version__"]

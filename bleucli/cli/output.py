@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import sys
+from typing import BinaryIO
 
 
 def emit(text: str) -> None:
@@ -16,8 +17,29 @@ def emit(text: str) -> None:
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is not None:
         sys.stdout.flush()
-        buffer.write(data)
+        write_all(buffer, data)
         buffer.flush()
     else:  # a text-only stream (some embedding environments)
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+
+
+def write_all(stream: BinaryIO, data: bytes) -> None:
+    """Write every byte of ``data`` or raise ``OSError``.
+
+    With ``PYTHONUNBUFFERED=1`` stdout's binary layer is a raw ``FileIO`` whose
+    ``write`` returns how many bytes the kernel took: on a nearly full disk
+    that is fewer than asked, with no error. Writing the rest makes the kernel
+    say why (ENOSPC, EFBIG); a write that takes nothing at all is reported as
+    a short write, so a truncated result never ends with exit 0.
+    """
+    view = memoryview(data)
+    while view:
+        written = stream.write(view)
+        if written is None:  # a non-blocking stream that would block: nothing was written
+            raise OSError(errno.EAGAIN, "standard output would block")
+        if written <= 0:
+            raise OSError(errno.EIO, f"short write: {len(view)} bytes of the result were not written")
+        if written >= len(view):
+            return
+        view = view[written:]

@@ -1,0 +1,114 @@
+"""Issue 17: bounded and honest under hostile input (endless streams, full disks, broken pipes, huge lines).
+
+Every case runs the real CLI (or the real writer) in a real subprocess with a
+memory ceiling and a timeout, so a regression shows as a failed assertion, not
+as a machine that swaps or a test run that hangs.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, REPO
+
+MEMORY_CEILING = 1 << 30  # 1 GiB of address space for every child process
+TIMEOUT = 60
+
+
+def _limits(file_size: int | None = None) -> Callable[[], None]:
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CEILING, MEMORY_CEILING))
+        if file_size is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+
+    return apply
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""), **extra)
+    env.pop("BLEUCLI_FORMAT", None)
+    env.pop("PYTHONUNBUFFERED", None)
+    env.update(extra)
+    return env
+
+
+def _bash(command: str, **extra: str) -> subprocess.CompletedProcess[bytes]:
+    """Run a shell pipeline; its last line of stdout is ``rc=<exit code of the first command>``."""
+    return subprocess.run(["bash", "-c", f"{command}; echo rc=${{PIPESTATUS[0]}}"], capture_output=True,
+                          env=_env(**extra), cwd=REPO, timeout=TIMEOUT, preexec_fn=_limits())
+
+
+@pytest.fixture(scope="module")
+def big_pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """40,000 lines: `-sl` writes megabytes, far more than a pipe holds."""
+    folder = tmp_path_factory.mktemp("big")
+    ref, hyp = folder / "ref.de", folder / "hyp.de"
+    ref.write_bytes((EXAMPLES / "ref.de").read_bytes() * 400)
+    hyp.write_bytes((EXAMPLES / "Online-B.de").read_bytes() * 400)
+    return ref, hyp
+
+
+# --- 16.2 / 17.4: a reader that goes away gives 141, buffered or not ---------------------------------------
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("reader", ["head -n 1", "true"])
+def test_broken_pipe_exits_141(big_pair: tuple[Path, Path], unbuffered: str, reader: str) -> None:
+    ref, hyp = big_pair
+    extra = {"PYTHONUNBUFFERED": unbuffered} if unbuffered else {}
+    result = _bash(f"{sys.executable} -m bleucli {ref} -i {hyp} -sl | {reader}", **extra)
+    assert result.stdout.splitlines()[-1] == b"rc=141", result
+    assert b"Traceback" not in result.stderr and b"error" not in result.stderr, result.stderr
+
+
+# --- 17.2 / 17.3: a result that cannot be written in full is exit 74, whatever the buffering -------------------
+
+_EMIT_BIG = (
+    "import sys\n"
+    "from bleucli.cli import _run_guarded\n"
+    "from bleucli.cli.output import emit\n"
+    "sys.exit(_run_guarded(lambda: emit('x' * 3_000_000)))\n"
+)
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
+def test_size_limited_output_is_exit_74(tmp_path: Path, unbuffered: str) -> None:
+    """`ulimit -f`: the kernel takes part of one large write and says nothing; the rest must be reported."""
+    out = tmp_path / "out.txt"
+    extra = {"PYTHONUNBUFFERED": unbuffered} if unbuffered else {}
+    with out.open("wb") as sink:
+        result = subprocess.run([sys.executable, "-c", _EMIT_BIG], stdout=sink, stderr=subprocess.PIPE,
+                                env=_env(**extra), timeout=TIMEOUT, preexec_fn=_limits(file_size=1 << 20))
+    assert out.stat().st_size == 1 << 20  # the limit was reached: the test did exercise a short write
+    assert result.returncode == 74, result.stderr
+    assert result.stderr.count(b"\n") == 1 and b"cannot write output" in result.stderr
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
+def test_unbuffered_pipe_closed_mid_write_is_141(unbuffered: str) -> None:
+    """One large write into a pipe whose reader leaves: the kernel returns a partial count, not EPIPE."""
+    extra = {"PYTHONUNBUFFERED": unbuffered} if unbuffered else {}
+    script = _EMIT_BIG.replace("'", '"')
+    result = _bash(f"{sys.executable} -c '{script}' | head -c 10 >/dev/null", **extra)
+    assert result.stdout.splitlines()[-1] == b"rc=141", result
+
+
+def test_dev_full_is_one_line_exit_74(big_pair: tuple[Path, Path]) -> None:
+    ref, hyp = big_pair
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this machine")
+    for unbuffered in ("", "1"):
+        extra = {"PYTHONUNBUFFERED": unbuffered} if unbuffered else {}
+        with open("/dev/full", "wb") as full:
+            result = subprocess.run([sys.executable, "-m", "bleucli", str(ref), "-i", str(hyp), "-q"], stdout=full,
+                                    stderr=subprocess.PIPE, env=_env(**extra), timeout=TIMEOUT,
+                                    preexec_fn=_limits())
+        assert result.returncode == 74, result.stderr
+        assert result.stderr.count(b"\n") == 1, result.stderr
