@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import InputError
-from .reading import UTF8_BOM, decode_lines, decodes_whole, open_binary
+from .reading import DEFAULT_MAX_LINE_BYTES, UTF8_BOM, check_line_lengths, decode_lines, decodes_whole, open_binary
 
 _INDEX_BLOCK = 1 << 16  # smaller than `step` lines, so a block rarely holds two marks
 
@@ -31,20 +31,28 @@ class LineIndex:
     has_bom: bool
 
 
-def index_lines(path: str, step: int) -> LineIndex:
-    """Count the lines of ``path`` (split on ``\\n`` only, as the reader does) and note range starts."""
+def index_lines(path: str, step: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> LineIndex:
+    """Count the lines of ``path`` (split on ``\\n`` only, as the reader does) and note range starts.
+
+    A line over ``max_line_bytes`` (0: no limit) is refused here, before any worker reads it whole.
+    """
     starts = [0]
     seen = 0  # newlines before the current search position
     offset = 0  # byte offset of the current block
     next_mark = step
     last_byte = b""
     has_bom = False
+    pending = 0  # bytes of the line that runs on past the current block
     with open_binary(path) as handle:
         try:
             while block := handle.read(_INDEX_BLOCK):
                 if offset == 0:
                     has_bom = block.startswith(UTF8_BOM)
                 remaining = block.count(b"\n")
+                if max_line_bytes:
+                    cut = block.rfind(b"\n")
+                    check_line_lengths(block, cut, pending, max_line_bytes, path, seen)
+                    pending = pending + len(block) if cut < 0 else len(block) - cut - 1
                 position = 0
                 while seen + remaining >= next_mark:
                     # the newline that ends line number next_mark is in this block

@@ -14,11 +14,12 @@ from itertools import chain, tee
 from typing import BinaryIO
 
 from .errors import InputError, OptionError
-from .reading import STDIN_NAME, FileLines, iter_lines
+from .reading import DEFAULT_MAX_LINE_BYTES, STDIN_NAME, FileLines, iter_lines
 
 
 def open_references(
-    paths: Sequence[str], num_refs: int = 1, encoding: str = "utf-8", notices: list[str] | None = None
+    paths: Sequence[str], num_refs: int = 1, encoding: str = "utf-8", notices: list[str] | None = None,
+    *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> tuple[list[str], list[Iterable[str]]]:
     """Reference streams: one per file, or ``num_refs`` tab-separated columns of one file."""
     if not paths:
@@ -28,10 +29,10 @@ def open_references(
     if num_refs > 1:
         if len(paths) != 1:
             raise OptionError("--num-refs splits one reference file on tabs: give exactly one reference file")
-        lines = iter_lines(paths[0], encoding=encoding, notices=notices, strip=False)
+        lines = iter_lines(paths[0], encoding=encoding, notices=notices, strip=False, max_line_bytes=max_line_bytes)
         streams: list[Iterable[str]] = list(columns(lines, paths[0], num_refs, "references (--num-refs)"))
         return [f"{paths[0]} (column {k + 1})" for k in range(num_refs)], streams
-    return list(paths), [FileLines(p, encoding, notices) for p in paths]
+    return list(paths), [FileLines(p, encoding, notices, max_line_bytes) for p in paths]
 
 
 def open_system(
@@ -40,17 +41,20 @@ def open_system(
     notices: list[str] | None = None,
     stdin: BinaryIO | None = None,
     tsv: bool = False,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> tuple[list[str], list[Iterable[str]]]:
     """The system stream(s) of one input: a file, or stdin (``-``), split into columns with ``tsv``."""
     if path != "-":
-        return [path], [FileLines(path, encoding, notices)]
+        return [path], [FileLines(path, encoding, notices, max_line_bytes)]
     if stdin is None:
         raise InputError("standard input is closed; give hypotheses with -i FILE", STDIN_NAME)
     if tsv:
-        lines = iter_lines(STDIN_NAME, stdin, encoding, notices, strip=False)
+        lines = iter_lines(STDIN_NAME, stdin, encoding, notices, strip=False, max_line_bytes=max_line_bytes)
         streams: list[Iterable[str]] = list(columns(lines, STDIN_NAME, None, "systems (--tsv)"))
         return [f"System {k + 1}" for k in range(len(streams))], streams
-    return [STDIN_NAME], [_warn_on_tabs(iter_lines(STDIN_NAME, stdin, encoding, notices), notices)]
+    return [STDIN_NAME], [_warn_on_tabs(iter_lines(STDIN_NAME, stdin, encoding, notices,
+                                                   max_line_bytes=max_line_bytes), notices)]
 
 
 def _warn_on_tabs(lines: Iterator[str], notices: list[str] | None) -> Iterator[str]:

@@ -20,6 +20,7 @@ one-system run).
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .errors import OptionError
+from .reading import DEFAULT_MAX_LINE_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence
@@ -198,6 +199,8 @@ class InputOptions(NamedTuple):
     num_refs: int = 1
     encoding: str = "utf-8"
     tsv: bool = False
+    #: the longest input line accepted, in bytes (0: no limit); bounds memory on endless input
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 
 
 class TestSetOptions(NamedTuple):
@@ -261,7 +264,8 @@ class RunOptions(NamedTuple):
         )
         return cls(
             inputs=InputOptions(refs=tuple(flags["refs"]), systems=tuple(flags["inputs"]),
-                                num_refs=flags["num_refs"], encoding=flags["encoding"], tsv=flags["tsv"]),
+                                num_refs=flags["num_refs"], encoding=flags["encoding"], tsv=flags["tsv"],
+                                max_line_bytes=flags.get("max_line_bytes", DEFAULT_MAX_LINE_BYTES)),
             metrics=MetricOptions(tuple(flags["metrics"]), bleu, chrf, ter),
             significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
                                              flags["paired_ar_n"], seed),

@@ -20,6 +20,10 @@ from typing import BinaryIO
 from .errors import InputError
 
 STDIN_NAME = "<stdin>"
+#: The longest line read (in bytes, newline excluded) unless ``--max-line-bytes`` says otherwise.
+#: Far above any real segment (a 1 MiB line is a book chapter); it bounds the memory that a stream
+#: without newlines (``/dev/zero``, ``yes | tr -d '\\n'``) can take before it is refused.
+DEFAULT_MAX_LINE_BYTES = 1 << 20
 _BOM = "\ufeff"
 UTF8_BOM = _BOM.encode("utf-8")
 
@@ -60,25 +64,30 @@ class FileLines:
     path: str
     encoding: str = "utf-8"
     notices: list[str] | None = None
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 
     def __iter__(self) -> Iterator[str]:
-        return iter_lines(self.path, encoding=self.encoding, notices=self.notices)
+        return iter_lines(self.path, encoding=self.encoding, notices=self.notices,
+                          max_line_bytes=self.max_line_bytes)
 
     def seekable(self) -> bool:
         """Whether a range of lines can be read without reading what comes before it."""
         return not self.path.endswith(".gz") and _ascii_compatible(self.encoding) and os.path.isfile(self.path)
 
 
-def read_bytes(path: str) -> bytes:
-    """The raw content of ``path`` (``.gz`` decompressed), or an InputError naming it."""
+def read_bytes(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> bytes:
+    """The raw content of ``path`` (``.gz`` decompressed), or an InputError naming it.
+
+    Read in blocks, each line's length checked as it arrives (see :func:`read_stream`).
+    """
     try:
         if path.endswith(".gz"):
             import gzip
 
             with gzip.open(path, "rb") as handle:
-                return handle.read()
+                return read_stream(handle, path, max_line_bytes)  # type: ignore[arg-type]
         with open(path, "rb") as handle:
-            return handle.read()
+            return read_stream(handle, path, max_line_bytes)
     except FileNotFoundError:
         raise InputError("no such file", source=path) from None
     except IsADirectoryError:
@@ -88,6 +97,14 @@ def read_bytes(path: str) -> bytes:
     except (OSError, EOFError) as exc:  # gzip errors, I/O errors
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read: {reason}", source=path) from None
+
+
+def read_stream(stream: BinaryIO, name: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> bytes:
+    """All of ``stream``, refusing a line longer than ``max_line_bytes`` as soon as it is seen.
+
+    ``stream.read()`` on ``/dev/zero`` or an endless pipe would take all memory first.
+    """
+    return b"".join(_line_chunks(stream, name, max_line_bytes, keep_newlines=True))
 
 
 def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource:
@@ -154,6 +171,7 @@ def iter_lines(
     encoding: str = "utf-8",
     notices: list[str] | None = None,
     strip: bool = True,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> Iterator[str]:
     """Yield the ``rstrip()``ped lines of a file (or of ``stream``) one at a time.
 
@@ -166,7 +184,8 @@ def iter_lines(
     a newline is not the byte 0x0A (UTF-16, UTF-32) are decoded whole instead.
     """
     if not _ascii_compatible(encoding):
-        data = stream.read() if stream is not None else read_bytes(name)
+        data = (read_stream(stream, name, max_line_bytes * 4) if stream is not None  # 4: UTF-32's widest
+                else read_bytes(name, max_line_bytes * 4))
         source = decode_source(data, name, encoding)
         if notices is not None:
             notices.extend(source.notices)
@@ -175,7 +194,7 @@ def iter_lines(
     handle = stream if stream is not None else open_binary(name)
     try:
         first = True
-        for lines in _decoded_batches(handle, name, encoding):
+        for lines in _decoded_batches(handle, name, encoding, max_line_bytes):
             if first and lines:
                 first = False
                 if lines[0].startswith(_BOM) and notices is not None:
@@ -201,7 +220,9 @@ def decodes_whole(encoding: str) -> bool:
         return False
 
 
-def _decoded_batches(handle: BinaryIO, name: str, encoding: str) -> Iterator[list[str]]:
+def _decoded_batches(
+    handle: BinaryIO, name: str, encoding: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> Iterator[list[str]]:
     """The decoded lines of each block read, errors naming their line.
 
     Where :func:`decodes_whole` allows, a block of lines is decoded with one
@@ -210,7 +231,8 @@ def _decoded_batches(handle: BinaryIO, name: str, encoding: str) -> Iterator[lis
     """
     whole = decodes_whole(encoding)
     number = 1
-    for chunk in _line_chunks(handle, name):
+    check_nul = codecs.lookup(encoding).name in _NUL_IS_SUSPICIOUS
+    for chunk in _line_chunks(handle, name, max_line_bytes, check_nul=check_nul):
         lines = None
         if whole and b"\x00" not in chunk:
             try:
@@ -262,21 +284,45 @@ def open_binary(path: str) -> BinaryIO:
 _BLOCK_BYTES = 1 << 16
 
 
-def _line_chunks(handle: BinaryIO, name: str) -> Iterator[bytes]:
+def _line_chunks(
+    handle: BinaryIO,
+    name: str,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    check_nul: bool = False,
+    keep_newlines: bool = False,
+) -> Iterator[bytes]:
     """The input in chunks of whole lines (split on b"\\n" only, never on \\r), read in blocks.
 
     Each chunk holds one or more lines joined by b"\\n", without the newline
-    that ends the last one. Handling 64 KiB blocks in C is several times
-    faster than iterating a binary file line by line; ``read1`` returns what a
-    pipe has, so streamed input is not held back waiting for a full block. A
-    line longer than a block is collected in parts, never re-copied per block.
+    that ends the last one (with ``keep_newlines``, the blocks as read). Handling
+    64 KiB blocks in C is several times faster than iterating a binary file line
+    by line; ``read1`` returns what a pipe has, so streamed input is not held
+    back waiting for a full block. A line longer than a block is collected in
+    parts, never re-copied per block.
+
+    Hostile input is refused as the bytes arrive, not once a newline comes
+    (which may be never): a line longer than ``max_line_bytes`` (0: no limit),
+    and with ``check_nul`` a NUL byte in a line still being collected.
     """
     read = getattr(handle, "read1", handle.read)
     parts: list[bytes] = []
+    pending = 0  # bytes of the line being collected
+    newlines = 0  # newlines before the current block
     try:
         while block := read(_BLOCK_BYTES):
             cut = block.rfind(b"\n")
+            if max_line_bytes:
+                check_line_lengths(block, cut, pending, max_line_bytes, name, newlines)
             if cut < 0:
+                if check_nul and b"\x00" in block:
+                    raise InputError("contains a NUL byte: binary or UTF-16 input? (see --encoding)",
+                                     name, newlines + 1)
+                pending += len(block)
+                parts.append(block)
+                continue
+            newlines += block.count(b"\n")
+            pending = len(block) - cut - 1
+            if keep_newlines:
                 parts.append(block)
                 continue
             if parts:
@@ -290,3 +336,29 @@ def _line_chunks(handle: BinaryIO, name: str) -> Iterator[bytes]:
     except (OSError, EOFError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read: {reason}", source=name) from None
+
+
+def check_line_lengths(block: bytes, cut: int, pending: int, limit: int, name: str, newlines: int) -> None:
+    """Raise if a line that ends in, or runs through, ``block`` is longer than ``limit`` bytes.
+
+    ``pending`` bytes of the current line came before ``block``; ``cut`` is its
+    last newline (-1: none). Lines wholly inside a block shorter than the
+    limit cannot exceed it, so the common case is two comparisons.
+    """
+    first = block.find(b"\n") if cut >= 0 else len(block)
+    if pending + first > limit:
+        raise line_too_long(name, newlines + 1, limit)
+    if cut >= 0 and len(block) - cut - 1 > limit:
+        raise line_too_long(name, newlines + block.count(b"\n") + 1, limit)
+    if len(block) > limit and cut > first:  # a limit smaller than a block: look at every line
+        start, number = first + 1, newlines + 2
+        while (end := block.find(b"\n", start)) >= 0:
+            if end - start > limit:
+                raise line_too_long(name, number, limit)
+            start, number = end + 1, number + 1
+
+
+def line_too_long(name: str, line: int, limit: int) -> InputError:
+    """The error for a line over the limit: what the limit is and how to raise it."""
+    return InputError(f"line is longer than {limit:,} bytes: not text? (raise the limit with --max-line-bytes, "
+                      "0 for none)", name, line)

@@ -182,7 +182,7 @@ def _file_range_parts(
     systems, references = streams.systems, streams.references
     system_names, reference_names = streams.system_names, streams.reference_names
     files: list[FileLines] = [*systems, *references]  # type: ignore[list-item]  # _plain_files checked
-    indexes = [index_lines(f.path, RANGE_LINES) for f in files]
+    indexes = [index_lines(f.path, RANGE_LINES, f.max_line_bytes) for f in files]
     counts = [index.lines for index in indexes]
     n_systems = len(systems)
     if len(set(counts)) > 1:

@@ -112,3 +112,46 @@ def test_dev_full_is_one_line_exit_74(big_pair: tuple[Path, Path]) -> None:
                                     preexec_fn=_limits())
         assert result.returncode == 74, result.stderr
         assert result.stderr.count(b"\n") == 1, result.stderr
+
+
+# --- 17.1: endless input is refused as it arrives, in flat memory ----------------------------------------------
+
+ENDLESS_CEILING = 512 << 20  # address space: the old reader passed it within a second of /dev/zero
+
+
+def _endless_limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ENDLESS_CEILING, ENDLESS_CEILING))
+
+
+@pytest.mark.parametrize("where", ["hypothesis", "reference", "stdin", "stdin-no-nul", "file-j2"])
+def test_endless_input_is_exit_3_in_flat_memory(tmp_path: Path, where: str) -> None:
+    ref = str(EXAMPLES / "ref.de")
+    if where == "stdin-no-nul":  # no NUL, no newline: only the line limit stops it
+        command = f"yes | tr -d '\\n' | {sys.executable} -m bleucli {ref} -b"
+    elif where == "file-j2":  # a regular file of one 3 MB line, indexed for worker processes
+        long_line = tmp_path / "long.txt"
+        long_line.write_bytes(b"a " * 1_500_000 + b"\n")
+        command = f"{sys.executable} -m bleucli {long_line} -i {long_line} -b -j 2"
+    else:
+        args = {"hypothesis": f"{ref} -i /dev/zero", "reference": f"/dev/zero -i {ref}",
+                "stdin": f"{ref} < /dev/zero"}[where]
+        command = f"{sys.executable} -m bleucli {args} -b"
+    result = subprocess.run(["bash", "-c", command], capture_output=True, env=_env(), timeout=TIMEOUT,
+                            preexec_fn=_endless_limits)
+    assert result.returncode == 3, result.stderr
+    assert result.stdout == b""
+    assert result.stderr.count(b"\n") == 1 and b"Traceback" not in result.stderr
+    assert b":1: " in result.stderr  # file and line
+
+
+def test_max_line_bytes_raises_the_limit(tmp_path: Path) -> None:
+    long_line = tmp_path / "long.txt"
+    long_line.write_bytes(b"x\n" * 5 + b"a " * 600_000 + b"\n")
+    refused = subprocess.run([sys.executable, "-m", "bleucli", str(long_line), "-i", str(long_line), "-b"],
+                             capture_output=True, env=_env(), timeout=TIMEOUT, preexec_fn=_limits())
+    assert refused.returncode == 3 and f"{long_line}:6: line is longer than 1,048,576 bytes".encode() in refused.stderr
+    for value in ("2000000", "0"):
+        accepted = subprocess.run([sys.executable, "-m", "bleucli", str(long_line), "-i", str(long_line), "-b",
+                                   "--max-line-bytes", value], capture_output=True, env=_env(), timeout=TIMEOUT,
+                                  preexec_fn=_limits())
+        assert (accepted.returncode, accepted.stdout) == (0, b"100.0\n"), accepted.stderr

@@ -59,6 +59,8 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="Encoding of reference and hypothesis input (decoded strictly).")
 @click.option("--tsv", is_flag=True,
               help="stdin holds one system per tab-separated column (sacreBLEU guesses this; bleucli needs the flag).")
+@click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
+              help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
 @click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
               help="Tokenizer [default: 13a; zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean targets].")
 @click.option("--spm-model", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -168,12 +170,14 @@ def _open_inputs(options: RunOptions, data: Any, notices: Notices) -> Inputs:
         reference_names, references = tscli.reference_names(data), data.references
     else:
         reference_names, references = open_references(options.inputs.refs, options.inputs.num_refs,
-                                                      options.inputs.encoding, notices.pending)
+                                                      options.inputs.encoding, notices.pending,
+                                                      max_line_bytes=options.inputs.max_line_bytes)
     system_names: list[str] = []
     systems: list[Any] = []
     for path in options.inputs.systems or ("-",):
         stdin = _stdin_stream() if path == "-" else None
-        names, streams = open_system(path, options.inputs.encoding, notices.pending, stdin, options.inputs.tsv)
+        names, streams = open_system(path, options.inputs.encoding, notices.pending, stdin, options.inputs.tsv,
+                                     max_line_bytes=options.inputs.max_line_bytes)
         system_names.extend(names)
         systems.extend(streams)
     if data is not None:
