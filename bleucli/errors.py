@@ -8,6 +8,8 @@ the kind (bad data vs. bad option) without parsing messages.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class BleucliError(Exception):
     """Base class of every error bleucli raises on purpose."""
@@ -39,6 +41,29 @@ class InputError(BleucliError, ValueError):
 
 class LengthMismatchError(InputError):
     """Hypothesis and reference streams have different numbers of segments."""
+
+
+class SegmentTooLongError(InputError):
+    """A segment is too long for a metric whose cost grows faster than its length (TER's shifts).
+
+    The metric knows the segment only by its place in the chunk it was given
+    (``segment``, 0-based; ``system``: which hypothesis stream, ``None`` for a
+    reference; ``reference``: which reference stream); the streaming layer,
+    which knows where the chunk starts, turns that into a file and line (:meth:`at`).
+    """
+
+    def __init__(self, message: str, segment: int = 0, system: int | None = None, reference: int = 0) -> None:
+        self.segment = segment
+        self.system = system
+        self.reference = reference
+        super().__init__(message)
+
+    def at(self, system_names: Sequence[str], reference_names: Sequence[str], first_line: int) -> InputError:
+        """The same error naming the file and line, for a chunk whose first segment is line ``first_line``."""
+        names = system_names if self.system is not None else reference_names
+        index = self.system if self.system is not None else self.reference
+        source = names[index] if 0 <= index < len(names) else None
+        return InputError(self.message, source, first_line + self.segment)
 
 
 class SignatureMismatchError(BleucliError):

@@ -13,7 +13,7 @@ from itertools import repeat, zip_longest
 from operator import is_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .errors import InputError, LengthMismatchError
+from .errors import InputError, LengthMismatchError, SegmentTooLongError
 from .executor import CHUNK_SEGMENTS, Workers
 from .metrics.base import Metric, Score, chunks
 from .reading import FileLines, bom_notice
@@ -111,14 +111,19 @@ def stream_statistics(
     """
     with Workers(list(metrics), jobs, executor=executor) as workers:
         if workers.parallel and _plain_files([*streams.systems, *streams.references]):
-            parts = _file_range_parts(workers, metrics, streams)
+            parts = _file_range_parts(workers, metrics, streams)  # names the line of a too-long segment itself
         else:
             parts = workers.map(_chunk_sums, streams.chunks(metrics))
         collected: list[list[list[Statistics]]] = [[[] for _ in streams.systems] for _ in metrics]
-        for part in parts:
-            for mine, theirs in zip(collected, part):
-                for per_system, statistics in zip(mine, theirs):
-                    per_system.append(statistics)
+        done = 0
+        try:
+            for part in parts:
+                for mine, theirs in zip(collected, part):
+                    for per_system, statistics in zip(mine, theirs):
+                        per_system.append(statistics)
+                done += 1
+        except SegmentTooLongError as exc:  # results come in order: the failed task is number `done`
+            raise exc.at(streams.system_names, streams.reference_names, done * CHUNK_SEGMENTS + 1) from None
     # not None: aligned_segments refuses empty input
     return [[total(per_system) for per_system in per_metric] for per_metric in collected]  # type: ignore[misc]
 
@@ -133,10 +138,15 @@ def stream_rows(
     """
     rows: list[list[list[list[Any]]]] = [[[] for _ in streams.systems] for _ in metrics]
     with Workers(list(metrics), jobs, executor=executor) as workers:
-        for part in workers.map(_chunk_rows, streams.chunks(metrics)):
-            for mine, theirs in zip(rows, part):
-                for system_rows, more in zip(mine, theirs):
-                    system_rows.extend(more)
+        done = 0
+        try:
+            for part in workers.map(_chunk_rows, streams.chunks(metrics)):
+                for mine, theirs in zip(rows, part):
+                    for system_rows, more in zip(mine, theirs):
+                        system_rows.extend(more)
+                done += 1
+        except SegmentTooLongError as exc:
+            raise exc.at(streams.system_names, streams.reference_names, done * CHUNK_SEGMENTS + 1) from None
     return rows
 
 
@@ -193,12 +203,17 @@ def _file_range_parts(
         if index.has_bom and source.notices is not None:
             source.notices.append(bom_notice(source.path))
     steps_per_task = max(1, min(MAX_TASK_LINES, counts[0] // (8 * workers.workers)) // RANGE_LINES)
-    tasks = aligned_ranges(indexes, steps_per_task)
+    tasks = list(aligned_ranges(indexes, steps_per_task))
     suspicious: list[list[Any]] = [[0] * n_systems for _ in metrics]
     arguments = ((ranges, n_systems, files[0].encoding) for ranges in tasks)
-    for part, found in workers.map(_range_sums, arguments):
-        suspicious = [sum_rows([mine, more]) for mine, more in zip(suspicious, found)]
-        yield part
+    done = 0
+    try:
+        for part, found in workers.map(_range_sums, arguments):
+            suspicious = [sum_rows([mine, more]) for mine, more in zip(suspicious, found)]
+            yield part
+            done += 1
+    except SegmentTooLongError as exc:  # results come in order: the failed task is number `done`
+        raise exc.at(system_names, reference_names, tasks[done][0].first_line) from None
     for metric, per_system in zip(metrics, suspicious):
         for count in per_system:
             metric.report_suspicious(count)
@@ -226,8 +241,13 @@ def sentence_scores(
 ) -> Iterator[Score]:
     """One score per segment, produced as the input is read (so ``| head`` stops early)."""
     nrefs = len(references)
-    for (hyp,), refs in aligned_segments([system], references, [system_name], reference_names):
-        yield metric.score_from_statistics(metric.single_use_statistics(hyp, refs), nrefs)
+    segments = aligned_segments([system], references, [system_name], reference_names)
+    for line, ((hyp,), refs) in enumerate(segments, 1):
+        try:
+            statistics = metric.single_use_statistics(hyp, refs)
+        except SegmentTooLongError as exc:
+            raise exc.at([system_name], list(reference_names), line) from None
+        yield metric.score_from_statistics(statistics, nrefs)
 
 
 def _length_error(row: tuple, done: int, iterators: list[Iterator[str]], names: Sequence[str], n_systems: int) -> None:

@@ -155,3 +155,46 @@ def test_max_line_bytes_raises_the_limit(tmp_path: Path) -> None:
                                    "--max-line-bytes", value], capture_output=True, env=_env(), timeout=TIMEOUT,
                                   preexec_fn=_limits())
         assert (accepted.returncode, accepted.stdout) == (0, b"100.0\n"), accepted.stderr
+
+
+# --- 17.6: TER refuses a segment over --ter-max-words instead of running for minutes -----------------------------
+
+
+def test_ter_long_segment_is_refused_with_file_and_line(tmp_path: Path) -> None:
+    """A 200,000-word line (sacreBLEU: hours, gigabytes) stops at once, naming the line, with every -j."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\n" * 1500 + "x y " * 100_000 + "\n" + "a b\n" * 3)
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a b c\n" * 1504)
+    for extra in ([], ["-j", "2"], ["-sl"], ["-ci"]):
+        result = subprocess.run([sys.executable, "-m", "bleucli", str(ref), "-i", str(hyp), "-m", "ter", "-q",
+                                 *extra], capture_output=True, env=_env(), timeout=TIMEOUT, preexec_fn=_limits())
+        assert result.returncode == 3, (extra, result.stderr)
+        assert result.stderr.startswith(f"bleucli: error: {ref}:1501: TER: reference of 200,000 words".encode())
+        assert result.stderr.count(b"\n") == 1
+
+
+def test_ter_max_words_bounds_and_keeps_sacrebleu_numbers(tmp_path: Path) -> None:
+    from sacrebleu.metrics import TER as OracleTER
+
+    from bleucli.errors import SegmentTooLongError
+    from bleucli.metrics.ter import TER
+
+    hyp = " ".join(f"w{k % 7}" for k in range(40))
+    ref = " ".join(f"w{k % 5}" for k in range(30))
+    expected = OracleTER().corpus_score([hyp], [[ref]]).score
+    assert TER(max_words=40).corpus_score([hyp], [[ref]]).score == expected
+    assert TER(max_words=0).corpus_score([hyp], [[ref]]).score == expected
+    with pytest.raises(SegmentTooLongError, match="hypothesis of 40 words, over the limit of 39"):
+        TER(max_words=39).corpus_score([hyp], [[ref]])
+    with pytest.raises(SegmentTooLongError, match="reference of 30 words"):
+        TER(max_words=29).corpus_score(["a"], [[ref]])
+    refs, hyps = tmp_path / "r", tmp_path / "h"
+    refs.write_text(f"{ref}\na\n")
+    hyps.write_text(f"{hyp}\na\n")
+    command = [sys.executable, "-m", "bleucli", str(refs), "-i", str(hyps), "-m", "ter", "-b"]
+    refused = subprocess.run([*command, "--ter-max-words", "35"], capture_output=True, env=_env(), timeout=TIMEOUT)
+    assert refused.returncode == 3 and f"{hyps}:1: TER: hypothesis of 40 words".encode() in refused.stderr
+    accepted = subprocess.run([*command, "--ter-max-words", "0"], capture_output=True, env=_env(), timeout=TIMEOUT)
+    oracle = OracleTER().corpus_score([hyp, "a"], [[ref, "a"]])
+    assert accepted.returncode == 0 and accepted.stdout.decode().strip() == f"{oracle.score:.1f}"

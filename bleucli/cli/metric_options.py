@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..options import CHRF_DEFAULTS, METRIC_NAMES
+from ..options import CHRF_DEFAULTS, METRIC_NAMES, TER_DEFAULTS
 
 
 def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -30,6 +30,10 @@ def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
                      help="TER support for Asian scripts (with normalization/no-punct)."),
         click.option("--ter-no-punct", is_flag=True, help="Remove punctuation before TER."),
         click.option("--ter-normalized", is_flag=True, help="Tercom normalisation before TER."),
+        click.option("--ter-max-words", type=click.IntRange(min=0), default=TER_DEFAULTS.max_words,
+                     show_default=True,
+                     help="Refuse (exit 3) a TER segment with more words than this; TER's time grows "
+                          "faster than quadratically with segment length. 0: no limit."),
     ]
     for option in reversed(options):
         function = option(function)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import OptionError, SegmentTooLongError
 from ..options import TER_DEFAULTS
 from .base import Metric, Score
 from .ter_edit import shift_edit_distance
@@ -54,7 +55,13 @@ class TER(Metric[RefWords]):
         asian_support: bool = TER_DEFAULTS.asian_support,
         case_sensitive: bool = TER_DEFAULTS.case_sensitive,
         references: Sequence[Sequence[str | None]] | None = None,
+        max_words: int = TER_DEFAULTS.max_words,
     ) -> None:
+        if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 0:
+            raise OptionError(f"max_words must be a whole number >= 0 (0: no limit), got {max_words!r}")
+        #: the longest segment (hypothesis or reference, in words) scored; 0: no limit. Not part of the
+        #: signature: below it every number is sacreBLEU's, above it there is no number at all.
+        self.max_words = max_words
         self.normalized = bool(normalized)
         self.no_punct = bool(no_punct)
         self.asian_support = bool(asian_support)
@@ -66,10 +73,42 @@ class TER(Metric[RefWords]):
         return self.tokenizer(line.rstrip()).split()
 
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> RefWords:
-        return [self._words(ref) for ref in references]
+        words = [self._words(ref) for ref in references]
+        if self.max_words:
+            for k, ref in enumerate(words):
+                if len(ref) > self.max_words:
+                    raise self._too_long("reference", len(ref), None, k)
+        return words
+
+    def _too_long(self, side: str, count: int, system: int | None, reference: int) -> SegmentTooLongError:
+        return SegmentTooLongError(
+            f"TER: {side} of {count:,} words, over the limit of {self.max_words:,} (TER's shift search grows "
+            "faster than quadratically with length; raise it with --ter-max-words, 0 for none)",
+            system=system, reference=reference,
+        )
+
+    def chunk_rows(
+        self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
+    ) -> list[list[list[Any]]]:
+        """As :meth:`Metric.chunk_rows`; a segment over ``max_words`` is refused naming its place in the chunk."""
+        try:
+            return super().chunk_rows(systems, references)
+        except SegmentTooLongError as exc:
+            for i, refs in enumerate(references):  # find the first one (a rare path: tokenize again)
+                for k, ref in enumerate(refs):
+                    if len(self._words(ref)) > self.max_words:
+                        exc.segment, exc.system, exc.reference = i, None, k
+                        raise
+                for s, hyps in enumerate(systems):
+                    if len(self._words(hyps[i])) > self.max_words:
+                        exc.segment, exc.system = i, s
+                        raise
+            raise
 
     def segment_statistics(self, hypothesis: str, references: RefWords) -> list[float]:
         words = self._words(hypothesis)
+        if self.max_words and len(words) > self.max_words:
+            raise self._too_long("hypothesis", len(words), 0, 0)
         best = None
         total_len = 0
         for ref in references:
