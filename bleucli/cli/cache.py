@@ -15,9 +15,10 @@ _registry = click.option("--testsets", "registry", default=None, metavar="PATH",
 
 
 def _root(cache_dir: str | None) -> Any:
-    from ..testsets.cache import resolve_cache_root
+    from ..testsets.cache import cache_errors, resolve_cache_root
 
-    return resolve_cache_root(cache_dir)
+    with cache_errors("find the cache directory", cache_dir):
+        return resolve_cache_root(cache_dir)
 
 
 def _size(n: int) -> str:
@@ -44,9 +45,12 @@ def cache_path(cache_dir: str | None) -> None:
 @_cache_dir
 def cache_list(cache_dir: str | None) -> None:
     """List cached downloads and processed test sets with their sizes."""
+    from ..testsets.cache import cache_errors
     from ..testsets.manage import list_cache
 
-    entries = list_cache(_root(cache_dir))
+    root = _root(cache_dir)
+    with cache_errors("list", root):
+        entries = list_cache(root)
     emit("\n".join(f"{e.kind:<9} {_size(e.size):>9}  {e.name}" for e in entries))
     emit(f"total {_size(sum(e.size for e in entries))}")
 
@@ -56,9 +60,12 @@ def cache_list(cache_dir: str | None) -> None:
 @_registry
 def cache_verify(cache_dir: str | None, registry: str | None) -> int:
     """Re-hash everything in the cache; exit 5 if something is damaged (nothing is changed)."""
+    from ..testsets.cache import cache_errors
     from ..testsets.manage import verify_cache
 
-    results = verify_cache(_root(cache_dir), registry)
+    root = _root(cache_dir)
+    with cache_errors("verify", root):
+        results = verify_cache(root, registry)
     for r in results:
         emit(f"{'ok' if r.ok else 'BAD':<4} {r.entry.kind:<9} {r.entry.name}{'' if r.ok else ': ' + r.problem}")
     bad = sum(1 for r in results if not r.ok)
@@ -74,9 +81,12 @@ def cache_verify(cache_dir: str | None, registry: str | None) -> int:
 @_registry
 def cache_remove(testset: str | None, remove_all: bool, cache_dir: str | None, registry: str | None) -> None:
     """Remove one test set (and downloads no other set uses), or --all."""
+    from ..testsets.cache import cache_errors
     from ..testsets.manage import remove_from_cache
 
     if bool(testset) == remove_all:
         raise click.UsageError("give a test set name or --all")
-    removed = remove_from_cache(_root(cache_dir), testset, registry)
+    root = _root(cache_dir)
+    with cache_errors(f"remove {testset or 'everything'}", root):
+        removed = remove_from_cache(root, testset, registry)
     emit("\n".join(f"removed {p}" for p in removed) or "nothing to remove")

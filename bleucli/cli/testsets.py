@@ -8,6 +8,7 @@ requests and PyYAML are imported only when a test-set option is actually used.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -128,7 +129,8 @@ def early_action(o: dict[str, Any]) -> int | None:
     from .. import testsets as ts
 
     if o["download"]:
-        paths = ts.download(o["download"], o["langpair"], **_library_kwargs(o))
+        with _cache_errors(f"download {o['download']}", o):
+            paths = ts.download(o["download"], o["langpair"], **_library_kwargs(o))
         if not o.get("quiet"):
             report_info(f"{o['download']}: {len(paths)} language pair(s) ready in the cache")
         return 0
@@ -151,8 +153,9 @@ def early_action(o: dict[str, Any]) -> int | None:
         if not o["test_set"] or not o["langpair"]:
             raise click.UsageError("--echo needs a test set (-t) and a language pair (-l)")
         _check_names(o)
-        lines = ts.echo(o["test_set"], o["langpair"], list(o["echo"]), origlang=o["origlang"], subset=o["subset"],
-                        **_library_kwargs(o))
+        with _cache_errors(f"prepare {o['test_set']}", o):
+            lines = ts.echo(o["test_set"], o["langpair"], list(o["echo"]), origlang=o["origlang"],
+                            subset=o["subset"], **_library_kwargs(o))
         emit("\n".join(lines))
         return 0
     return None
@@ -207,7 +210,16 @@ def test_data_for(options: RunOptions) -> Any | None:
 
     for name in ts.split_test_sets(t.test_set):  # unknown set/pair errors before any download
         ts.describe(name, registry=t.registry).pair(t.langpair)
-    return ts.load_test_data(t.test_set, t.langpair, origlang=t.origlang, subset=t.subset, **_library_kwargs(t))
+    with _cache_errors(f"prepare {t.test_set}", {"cache_dir": t.cache_dir}):
+        return ts.load_test_data(t.test_set, t.langpair, origlang=t.origlang, subset=t.subset,
+                                 **_library_kwargs(t))
+
+
+def _cache_errors(operation: str, flags: Any) -> Any:
+    """An ``OSError`` while the cache is read or filled is a cache error naming the path, not "cannot write output"."""
+    from ..testsets.cache import cache_errors
+
+    return cache_errors(operation, flags.get("cache_dir") or os.environ.get("BLEUCLI_CACHE_DIR") or None)
 
 
 def reference_names(data: Any) -> list[str]:

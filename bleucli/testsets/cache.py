@@ -63,6 +63,23 @@ def resolve_cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     return root
 
 
+@contextlib.contextmanager
+def cache_errors(operation: str, root: str | os.PathLike[str] | None = None) -> Iterator[None]:
+    """Report a failed file operation in the cache as a :class:`CacheError` naming the path and the operation.
+
+    Without this an ``OSError`` from the cache (a path too long, a read-only
+    cache, a disk that fills during extraction) reached the CLI's last handler,
+    which reports failures to write the *result* ("cannot write output", exit 74).
+    """
+    try:
+        yield
+    except OSError as exc:
+        where = exc.filename
+        place = f" ({where})" if where is not None and str(where) != str(root) else ""
+        cache = f"cache {root}" if root is not None else "the test-set cache"
+        raise CacheError(f"{cache}: cannot {operation}: {exc.strerror or exc}{place}") from None
+
+
 def offline_requested(offline: bool | None = None) -> bool:
     """``offline`` if given, else ``$BLEUCLI_OFFLINE`` (1/true/yes)."""
     if offline is not None:
