@@ -198,3 +198,47 @@ def test_ter_max_words_bounds_and_keeps_sacrebleu_numbers(tmp_path: Path) -> Non
     accepted = subprocess.run([*command, "--ter-max-words", "0"], capture_output=True, env=_env(), timeout=TIMEOUT)
     oracle = OracleTER().corpus_score([hyp, "a"], [[ref, "a"]])
     assert accepted.returncode == 0 and accepted.stdout.decode().strip() == f"{oracle.score:.1f}"
+
+
+# --- 17.7: the smaller ones -----------------------------------------------------------------------------------
+
+
+def test_compute_bleu_refuses_impossible_statistics() -> None:
+    from bleucli.errors import InputError
+    from bleucli.metrics.bleu import compute_bleu
+
+    with pytest.raises(InputError, match="1-gram matches \\(5\\) must be between 0 and the 1-gram total \\(1\\)"):
+        compute_bleu([5] * 4, [1] * 4, 1, 1)
+    for counts, totals, sys_len in (([-1, 0, 0, 0], [1] * 4, 1), ([1] * 4, [1] * 3, 1), ([1] * 4, [1] * 4, -2)):
+        with pytest.raises(InputError):
+            compute_bleu(counts, totals, sys_len, 1)
+
+
+@pytest.mark.parametrize("hypotheses", [None, 5, 2.5], ids=["None", "int", "float"])
+def test_api_wrong_hypotheses_are_bleucli_errors(hypotheses: object) -> None:
+    from bleucli.api import corpus_bleu, corpus_chrf, corpus_ter
+    from bleucli.errors import InputError
+    from bleucli.metrics.bleu import BLEU
+
+    for call in (lambda: corpus_bleu(hypotheses, [["a"]]), lambda: corpus_chrf(hypotheses, [["a"]]),
+                 lambda: corpus_ter(hypotheses, [["a"]]), lambda: BLEU(references=[["a"]]).corpus_score(hypotheses),
+                 lambda: corpus_bleu(["a"], (stream for stream in [["a"]]))):
+        with pytest.raises(InputError, match="must be a list"):
+            call()  # type: ignore[no-untyped-call]
+
+
+@pytest.mark.parametrize("pair", ["en", "en-zh-xx", "en-", "-de"])
+def test_language_pair_with_reference_files_must_be_src_tgt(pair: str) -> None:
+    ref = str(EXAMPLES / "ref.de")
+    result = subprocess.run([sys.executable, "-m", "bleucli", ref, "-i", ref, "-l", pair, "-b"], capture_output=True,
+                            env=_env(), timeout=TIMEOUT)
+    assert result.returncode == 2 and b"must be SRC-TGT" in result.stderr, result.stderr
+
+
+def test_relative_cache_dir_in_the_environment_is_refused(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "bleucli", "cache", "path"], capture_output=True, cwd=tmp_path,
+                            env=_env(BLEUCLI_CACHE_DIR="relative/cache"), timeout=TIMEOUT)
+    assert result.returncode == 3 and b"BLEUCLI_CACHE_DIR must be an absolute path" in result.stderr
+    flag = subprocess.run([sys.executable, "-m", "bleucli", "cache", "path", "--cache-dir", "here"],
+                          capture_output=True, cwd=tmp_path, env=_env(), timeout=TIMEOUT)
+    assert flag.returncode == 0 and flag.stdout.decode().strip() == str(tmp_path / "here")

@@ -9,6 +9,7 @@ requests and PyYAML are imported only when a test-set option is actually used.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -199,6 +200,9 @@ def test_data_for(options: RunOptions) -> Any | None:
     if not t.test_set:
         if t.origlang or t.subset:
             raise click.UsageError("--origlang and --subset need a test set (-t)")
+        if t.langpair is not None and not re.fullmatch(r"[^-\s]+-[^-\s]+", t.langpair):
+            # the same src-tgt form -t requires: `-l en` would silently pick no target-language tokenizer
+            raise click.UsageError(f"-l/--language-pair must be SRC-TGT (e.g. en-de), got '{t.langpair}'")
         return None
     if options.inputs.refs:
         raise click.UsageError("give either a test set (-t) or reference files, not both")

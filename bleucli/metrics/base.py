@@ -301,16 +301,14 @@ class Metric(ABC, Generic[RefData]):
         self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None
     ) -> list[list[Any]]:
         """Per-segment statistics, one row per segment (for resampling tests)."""
-        if isinstance(hypotheses, str):
-            raise InputError("hypotheses must be a list of strings, not a string")
+        _check_hypotheses(hypotheses)
         return list(self._rows(self._observe(hypotheses), references))
 
     def corpus_score(
         self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None
     ) -> Score:
         """Score a corpus: ``hypotheses[i]`` against ``references[k][i]`` for every k."""
-        if isinstance(hypotheses, str):
-            raise InputError("hypotheses must be a list of strings, not a string")
+        _check_hypotheses(hypotheses)
         if references is None:  # references cached at construction
             rows = self._rows(self._observe(hypotheses), None)
             parts = (Statistics.of_rows(chunk) for chunk in chunks(rows, CHUNK_SEGMENTS))
@@ -402,3 +400,11 @@ class Metric(ABC, Generic[RefData]):
 def warn(message: str) -> None:
     """Library-side notice; the CLI shows these on stderr (unless ``-q``)."""
     warnings.warn(BleucliWarning(message), stacklevel=3)
+
+
+def _check_hypotheses(hypotheses: object) -> None:
+    """A list (or any iterable) of strings; anything else is an InputError, not a TypeError from deep inside."""
+    if isinstance(hypotheses, (str, bytes)):
+        raise InputError("hypotheses must be a list of strings, not a single string")
+    if not isinstance(hypotheses, Iterable):
+        raise InputError(f"hypotheses must be a list of strings, not {type(hypotheses).__name__}")

@@ -9,12 +9,13 @@ just to the printed digit.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
@@ -95,8 +96,22 @@ def compute_bleu(
     counts of orders above 1 (and the returned counts show it); with effective
     order the mean runs over the orders for which the *hypothesis* has n-grams.
     """
+    _check_statistics(correct, total, sys_len, ref_len)
     return _bleu(correct, total, sys_len, ref_len, smooth_method, check_smoothing(smooth_method, smooth_value),
                  effective_order, max_order)
+
+
+def _check_statistics(correct: Sequence[float], total: Sequence[float], sys_len: float, ref_len: float) -> None:
+    """Refuse statistics no corpus can have: sacreBLEU turns counts above totals into BLEU 499.99."""
+    if len(correct) != len(total):
+        raise InputError(f"BLEU statistics: {len(correct)} match counts but {len(total)} totals")
+    for name, value in (("hypothesis length", sys_len), ("reference length", ref_len)):
+        if not isinstance(value, numbers.Real) or isinstance(value, bool) or not 0 <= value < float("inf"):
+            raise InputError(f"BLEU statistics: the {name} must be a finite number >= 0, got {value!r}")
+    for order, (count, most) in enumerate(zip(correct, total), 1):
+        if not 0 <= count <= most < float("inf"):
+            raise InputError(f"BLEU statistics: {order}-gram matches ({count!r}) must be between 0 and "
+                             f"the {order}-gram total ({most!r})")
 
 
 def _bleu(

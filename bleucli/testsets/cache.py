@@ -48,11 +48,18 @@ _TEMP_PREFIXES = (".part-", ".tmp-", ".trash-")
 def resolve_cache_root(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """``cache_dir``, else ``$BLEUCLI_CACHE_DIR``, else the platform's user cache dir.
 
-    Resolved to an absolute path when called (never at import), so a relative
-    setting does not silently give one cache per working directory.
+    Resolved to an absolute path when called (never at import). A relative
+    ``$BLEUCLI_CACHE_DIR`` is refused: an environment variable outlives the
+    directory it was set in, and would silently give one cache per working
+    directory; ``--cache-dir`` is given per command, so it is resolved.
     """
+    from_env = os.environ.get("BLEUCLI_CACHE_DIR") or None
     if cache_dir is None:
-        cache_dir = os.environ.get("BLEUCLI_CACHE_DIR") or None
+        cache_dir = from_env
+    if from_env is not None and str(cache_dir) == from_env and not Path(from_env).expanduser().is_absolute():
+        # set once for many commands run from many directories: relative, it would mean one cache in each
+        raise CacheError(f"BLEUCLI_CACHE_DIR must be an absolute path, got '{from_env}' (a relative one "
+                         "gives one cache per working directory; a relative --cache-dir DIR is allowed)")
     if cache_dir is None:
         import platformdirs
 
