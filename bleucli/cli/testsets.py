@@ -8,6 +8,7 @@ requests and PyYAML are imported only when a test-set option is actually used.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
@@ -115,7 +116,29 @@ class ProgressBar:
             pass
 
 
+def _show_library_log() -> None:
+    """Show what the test-set library logs while it works (retries, waiting for a lock) on stderr, as it happens.
+
+    The library never prints; its ``bleucli.*`` loggers are the channel for
+    notices that cannot wait until the command ends. Shown whether or not
+    stderr is a TTY: a CI log must say why a step takes long.
+    """
+    logger = logging.getLogger("bleucli")
+    if not any(isinstance(h, _ReportHandler) for h in logger.handlers):
+        logger.addHandler(_ReportHandler())
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+
+
+class _ReportHandler(logging.Handler):
+    """Each record as one ``bleucli: warning:`` line."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        report.warning(record.getMessage())
+
+
 def _library_kwargs(o: dict[str, Any] | TestSetOptions) -> dict[str, Any]:
+    _show_library_log()
     if isinstance(o, TestSetOptions):
         return {"cache_dir": o.cache_dir, "offline": o.offline, "registry": o.registry,
                 "progress": ProgressBar.if_tty()}

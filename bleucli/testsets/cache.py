@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -246,7 +247,13 @@ def cache_lock(root: Path, name: str) -> Iterator[bool]:
         lock_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         lock = filelock.FileLock(str(lock_dir / f"{re.sub(r'[^A-Za-z0-9._+-]', '_', name)}.lock"),
                                  timeout=timeout)
-        lock.acquire()
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:  # say it once: a silent wait of minutes looks like a hang
+            logging.getLogger("bleucli.cache").warning(
+                "waiting for %s: another bleucli process is preparing the same data (for up to %g s)",
+                lock.lock_file, timeout)
+            lock.acquire()
     except Exception:  # noqa: BLE001 - any lock failure means "proceed unlocked"
         yield False
         return

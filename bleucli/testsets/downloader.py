@@ -23,7 +23,9 @@ this module does instead:
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
+import logging
 import os
 import re
 import time
@@ -33,7 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlparse
 
-from ..errors import DownloadError, IntegrityError, RedirectError
+from ..errors import CacheError, DownloadError, IntegrityError, RedirectError
 from .cache import fsync_dir, temp_path
 from .crash import crash_point
 from .registry import Download
@@ -83,6 +85,11 @@ class DownloadPolicy:
         return cls(**kwargs)
 
 
+#: Where the downloader says what it is doing while it waits (retries); the CLI shows it on stderr,
+#: a TTY or not, so a CI log does not stay silent for the length of the backoff.
+log = logging.getLogger("bleucli.download")
+
+
 class _Retry(Exception):
     """An attempt failed in a way worth retrying; ``restart`` drops the partial body."""
 
@@ -111,7 +118,10 @@ class _Partial:
         self.validator: str | None = None
 
     def write(self, chunk: bytes) -> None:
-        self.file.write(chunk)
+        try:
+            self.file.write(chunk)
+        except OSError as exc:  # a full disk will still be full after a backoff: not a retry
+            raise CacheError(f"cannot save the download to {self.path.parent}: {exc.strerror or exc}") from None
         self.size += len(chunk)
         if len(self.head) < 512:
             self.head += chunk[: 512 - len(self.head)]
@@ -170,7 +180,10 @@ def fetch(download: Download, dest: Path, policy: DownloadPolicy | None = None,
                                             f"(gave up after {attempt} attempt{'s' if attempt > 1 else ''})",
                                             url) from None
                     wait = retry.wait if retry.wait is not None else policy.backoff * 2 ** (attempt - 1)
-                    time.sleep(max(0.0, min(wait, policy.backoff_max, remaining)))
+                    wait = max(0.0, min(wait, policy.backoff_max, remaining))
+                    log.warning("downloading %s: %s; retrying in %.1f s (attempt %d of %d)", url, retry.reason,
+                                wait, attempt + 1, policy.retries + 1)
+                    time.sleep(wait)
         partial.close()
         _verify(download, partial, cap)
         crash_point("after_download")
@@ -234,6 +247,10 @@ def _open(session: Any, download: Download, headers: dict[str, str], policy: Dow
         except requests.exceptions.InvalidURL as exc:
             raise DownloadError(f"could not download {url}: invalid URL ({exc})", download.url) from None
         except (requests.exceptions.ConnectionError, requests.exceptions.Timeout) as exc:
+            hopeless = _cannot_succeed(exc)
+            if hopeless:
+                raise DownloadError(f"could not download {url}: connection failed ({hopeless}; not retried)",
+                                    download.url) from None
             raise _Retry(f"connection failed ({_short(exc)})") from None
         if response.status_code in (301, 302, 303, 307, 308) and "Location" in response.headers:
             target = urljoin(url, response.headers["Location"])
@@ -244,6 +261,39 @@ def _open(session: Any, download: Download, headers: dict[str, str], policy: Dow
         return response
     raise DownloadError(f"could not download {download.url}: more than {policy.max_redirects} redirects",
                         download.url)
+
+
+def _cannot_succeed(exc: BaseException) -> str | None:
+    """Why retrying this connection failure is pointless, or None.
+
+    A host name that does not resolve (offline, a typo) will not resolve in a
+    few seconds either, and a refused connection means nothing listens on the
+    port: sacreBLEU fails at once there, and six attempts only made bleucli
+    silent for half a minute. Timeouts and resets are still retried.
+    """
+    import urllib3
+
+    pending: list[object] = [exc]
+    seen: set[int] = set()
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, urllib3.exceptions.NameResolutionError):
+            return "cannot resolve the host name (no network, or no DNS)"
+        if isinstance(item, ConnectionRefusedError) or (
+                isinstance(item, OSError) and item.errno == errno.ECONNREFUSED):
+            return "connection refused"
+        if isinstance(item, urllib3.exceptions.NewConnectionError) and "Connection refused" in str(item):
+            return "connection refused"
+        if isinstance(item, urllib3.exceptions.MaxRetryError):
+            pending.append(item.reason)
+        if isinstance(item, BaseException):
+            pending.extend(a for a in item.args if isinstance(a, BaseException))
+            if item.__cause__ is not None:
+                pending.append(item.__cause__)
+    return None
 
 
 def _short(exc: BaseException) -> str:

@@ -63,3 +63,62 @@ def test_disk_full_in_the_cache_is_not_an_output_error(env, small_tmpfs):
     assert b"cannot write output" not in result.stderr and b"Traceback" not in result.stderr
     assert b"No space left on device" in result.stderr and result.stderr.count(b"\n") == 1
     assert result.stdout == b""
+
+
+# --- 16.8 / 17.7: no retry of what cannot succeed; retries and lock waits are said on stderr ---------------------
+
+
+def _point_registry_at(env, base_url: str) -> None:
+    env.registry.write_text(env.registry.read_text().replace(env.server.base_url, base_url))
+
+
+def test_unresolvable_host_fails_at_once_without_retries(env):
+    _point_registry_at(env, "http://no-such-host.invalid")
+    result = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"],
+                 {"BLEUCLI_DOWNLOAD_RETRIES": "5", "BLEUCLI_RETRY_BACKOFF": "30"})  # a retry would hit the timeout
+    assert result.returncode == 4, result.stderr
+    assert b"cannot resolve the host name" in result.stderr and b"not retried" in result.stderr
+    assert b"retrying" not in result.stderr and result.stderr.count(b"\n") == 1
+
+
+def test_connection_refused_is_not_retried(env):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    _point_registry_at(env, f"http://127.0.0.1:{port}")
+    result = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"],
+                 {"BLEUCLI_DOWNLOAD_RETRIES": "5", "BLEUCLI_RETRY_BACKOFF": "30"})
+    assert result.returncode == 4 and b"connection refused; not retried" in result.stderr, result.stderr
+    assert b"retrying" not in result.stderr
+
+
+def test_retries_are_announced_on_a_non_tty_stderr(env):
+    env.server.script("mtnt.tar.gz", ("status", 503), ("status", 503))
+    result = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"])
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 2 and all(line.startswith("bleucli: warning: downloading ") for line in lines), lines
+    assert "HTTP 503" in lines[0] and "retrying in" in lines[0] and "(attempt 2 of 4)" in lines[0]
+
+
+def test_full_disk_during_download_is_not_retried(env, small_tmpfs):
+    cache = small_tmpfs / "cache"
+    (small_tmpfs / "filler").write_bytes(b"\0" * (62 << 10))
+    result = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"], {"BLEUCLI_CACHE_DIR": str(cache)})
+    assert result.returncode == 3, result.stderr
+    assert b"No space left on device" in result.stderr and b"retrying" not in result.stderr
+    assert len(env.server.gets("mtnt.tar.gz")) <= 1
+
+
+def test_waiting_for_the_cache_lock_is_said_once(env):
+    from bleucli.testsets.cache import cache_lock
+
+    cache = Path(env.environ["BLEUCLI_CACHE_DIR"])
+    with cache_lock(cache, "process-toy-tsv-en-de") as held:  # another process prepares the same pair
+        assert held
+        result = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"], {"BLEUCLI_LOCK_TIMEOUT": "1"})
+    assert result.returncode == 0, result.stderr  # the lock only saves bandwidth: it goes on without it
+    waits = [line for line in result.stderr.decode().splitlines() if "waiting for" in line]
+    assert len(waits) == 1 and "another bleucli process" in waits[0], result.stderr
