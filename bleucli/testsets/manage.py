@@ -129,7 +129,7 @@ def _verify_model(entry: CacheEntry, reg: Registry) -> VerifyResult:
 
 def remove_from_cache(root: Path, testset: str | None = None,
                       registry: Registry | str | os.PathLike[str] | None = None) -> list[Path]:
-    """Remove one test set (its processed pairs and the downloads only it uses), or everything.
+    """Remove one test set (its processed pairs and the downloads only it uses), one download, or everything.
 
     Returns the removed paths. Removal renames first, so a concurrent run sees
     either the complete entry or nothing.
@@ -149,6 +149,11 @@ def remove_from_cache(root: Path, testset: str | None = None,
             cache.move_aside_and_remove(model)
             removed.append(model)
         return removed
+    download = root / "downloads" / testset
+    if testset not in reg.testsets and "/" not in testset and download.is_dir():
+        # a download by the name `cache list` and `cache verify` show (shared by several sets, say)
+        cache.move_aside_and_remove(download)
+        return [download]
     target = reg.get(testset)
     still_used = {f for name, t in reg.testsets.items() if name != testset for f in t.files}
     processed = root / "testsets" / target.dirname

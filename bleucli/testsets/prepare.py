@@ -17,6 +17,7 @@ Anything that fails these checks is rebuilt (or, offline, reported with
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
@@ -110,7 +111,14 @@ def ensure_download(ctx: CacheContext, download: Download) -> Path:
             return path
         if path.exists() or path.is_symlink():
             cache.move_aside_and_remove(path)
-        fetch(download, path, ctx.policy, ctx.progress)
+        try:
+            fetch(download, path, ctx.policy, ctx.progress)
+        except BaseException:
+            # fetch leaves nothing behind; neither should we: an empty directory showed up in
+            # `cache list` as a 0-byte download and made `cache verify` report it damaged
+            with contextlib.suppress(OSError):
+                directory.rmdir()  # only if empty: another process's files stay
+            raise
         crash_point("after_store")
     return path
 

@@ -122,3 +122,35 @@ def test_waiting_for_the_cache_lock_is_said_once(env):
     assert result.returncode == 0, result.stderr  # the lock only saves bandwidth: it goes on without it
     waits = [line for line in result.stderr.decode().splitlines() if "waiting for" in line]
     assert len(waits) == 1 and "another bleucli process" in waits[0], result.stderr
+
+
+# --- 16.9: a failed download leaves nothing; `cache remove NAME` removes what `cache verify` names -------------
+
+
+def test_failed_download_leaves_nothing_to_list_or_verify(env):
+    _point_registry_at(env, "http://no-such-host.invalid")
+    assert run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"]).returncode == 4
+    listed = run(env, ["cache", "list"])
+    assert listed.returncode == 0 and listed.stdout.decode().splitlines() == ["total 0 B"], listed.stdout
+    verified = run(env, ["cache", "verify"])
+    assert verified.returncode == 0 and b"0 damaged" in verified.stdout, verified.stdout
+
+
+def test_cache_remove_takes_the_names_verify_gives(env):
+    assert run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"]).returncode == 0
+    verified = run(env, ["cache", "verify"]).stdout.decode().splitlines()
+    downloads = [line.split()[2] for line in verified if line.split()[1:2] == ["download"]]
+    assert downloads, verified
+    for name in downloads:
+        removed = run(env, ["cache", "remove", name])
+        assert removed.returncode == 0 and removed.stdout.decode().startswith("removed "), removed
+    after = run(env, ["cache", "verify"]).stdout.decode()
+    assert not any(f" {name}" in after for name in downloads), after
+
+
+def test_citation_of_a_set_without_one_is_a_warning_with_exit_0(env):
+    result = run(env, ["-t", "toy-tsv", "--citation"])
+    assert result.returncode == 0 and result.stdout == b""
+    assert result.stderr == b"bleucli: warning: no citation found for toy-tsv\n"
+    both = run(env, ["-t", "toy-tsv,toy-sgml", "--citation"])
+    assert both.returncode == 0 and both.stdout == b"@misc{toy, title={Toy}}\n", both
