@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,10 +94,67 @@ def _verify_download_file(path: Path, download: Download) -> bool:
     return digests[algorithm] == expected
 
 
+def sacrebleu_cache_dir() -> Path | None:
+    """sacreBLEU's cache (``$SACREBLEU``, else ``~/.sacrebleu``) if it exists; a relative ``$SACREBLEU`` is ignored.
+
+    sacreBLEU resolves a relative ``$SACREBLEU`` against each working directory;
+    guessing which one was meant could pick up anything, so it is not used.
+    """
+    configured = os.environ.get("SACREBLEU")
+    directory = Path(configured).expanduser() if configured else Path.home() / ".sacrebleu"
+    return directory if directory.is_absolute() and directory.is_dir() else None
+
+
+def _sacrebleu_candidates(download: Download) -> list[Path]:
+    """Files of sacreBLEU's cache that may hold ``download``: ``<set>/raw/<set with / as _>.<URL basename>``."""
+    root = sacrebleu_cache_dir()
+    if root is None:
+        return []
+    suffix = "." + download.basename
+    try:
+        found = [*root.glob(f"*/raw/*{suffix}"), *root.glob(f"*/*/raw/*{suffix}")]
+    except OSError:
+        return []
+    return sorted(p for p in found if p.is_file() and not p.is_symlink())
+
+
+def _copy_from_sacrebleu(ctx: CacheContext, download: Download, path: Path) -> bool:
+    """Take ``download`` from sacreBLEU's cache (read only) if a file there has the registry's checksum.
+
+    Users who already downloaded WMT sets with sacreBLEU need no network. The
+    candidate is checked, copied under a temporary name, and the copy checked
+    again before it gets its final name: sacreBLEU keeps damaged files (a
+    truncated download stays), and it may rewrite a file while we copy.
+    """
+    for candidate in _sacrebleu_candidates(download):
+        if not _verify_download_file(candidate, download):
+            continue
+        cache.make_dirs(path.parent)
+        temp = cache.temp_path(path.parent, ".part-", path.name)
+        try:
+            shutil.copyfile(candidate, temp)
+            if _verify_download_file(temp, download):
+                os.replace(temp, path)
+                cache.fsync_dir(path.parent)
+                return True
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+    return False
+
+
 def ensure_download(ctx: CacheContext, download: Download) -> Path:
-    """The verified local copy of a download, fetching it if missing or damaged."""
+    """The verified local copy of a download, fetching it if missing or damaged.
+
+    A copy in sacreBLEU's cache that matches the registry's checksum is used
+    before the network (also with ``offline``).
+    """
     path = download_path(ctx, download)
     if path.is_file() and not path.is_symlink() and _verify_download_file(path, download):
+        return path
+    if not path.exists() and _copy_from_sacrebleu(ctx, download, path):
         return path
     if ctx.offline:
         state = "is damaged" if path.exists() else "is not cached"

@@ -154,3 +154,44 @@ def test_citation_of_a_set_without_one_is_a_warning_with_exit_0(env):
     assert result.stderr == b"bleucli: warning: no citation found for toy-tsv\n"
     both = run(env, ["-t", "toy-tsv,toy-sgml", "--citation"])
     assert both.returncode == 0 and both.stdout == b"@misc{toy, title={Toy}}\n", both
+
+
+# --- 16.11: an existing sacreBLEU cache is used read-only, each file checked against the registry ------------
+
+
+def _sacrebleu_cache(tmp_path: Path, corpus, content: bytes | None = None) -> Path:
+    root = tmp_path / "sacrebleu-cache"
+    raw = root / "toy-tsv" / "raw"
+    raw.mkdir(parents=True)
+    (raw / "toy-tsv.mtnt.tar.gz").write_bytes(corpus.files["mtnt.tar.gz"] if content is None else content)
+    return root
+
+
+def _tree(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+def test_sacrebleu_cache_is_used_without_network(env, corpus, tmp_path):
+    sacrebleu_root = _sacrebleu_cache(tmp_path, corpus)
+    before = _tree(sacrebleu_root)
+    _point_registry_at(env, "http://no-such-host.invalid")  # no network: only the sacreBLEU copy can serve
+    for extra in ({"SACREBLEU": str(sacrebleu_root)}, {"HOME": str(tmp_path), "SACREBLEU": ""}):
+        if not extra["SACREBLEU"]:
+            sacrebleu_root.rename(tmp_path / ".sacrebleu")
+            sacrebleu_root = tmp_path / ".sacrebleu"
+            run(env, ["cache", "remove", "--all"])
+        result = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"], extra)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.decode().splitlines() == [s.rstrip() for s in corpus.src]
+        assert _tree(sacrebleu_root) == before  # read only
+    assert env.server.gets("mtnt.tar.gz") == []
+
+
+def test_a_damaged_sacrebleu_copy_is_not_used(env, corpus, tmp_path):
+    good = corpus.files["mtnt.tar.gz"]
+    sacrebleu_root = _sacrebleu_cache(tmp_path, corpus, good[: len(good) // 2])  # sacreBLEU keeps truncated files
+    offline = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src", "--offline"],
+                  {"SACREBLEU": str(sacrebleu_root)})
+    assert offline.returncode == 5 and b"not cached" in offline.stderr, offline.stderr
+    online = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"], {"SACREBLEU": str(sacrebleu_root)})
+    assert online.returncode == 0 and len(env.server.gets("mtnt.tar.gz")) == 1, online.stderr
