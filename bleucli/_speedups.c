@@ -18,14 +18,26 @@
  * A hypothesis n-gram whose prefix has no id has none either, and once no
  * hypothesis n-gram of an order matches, no longer one can.
  *
- * Limits: ids, counts and positions are int32_t, so a sequence (and the total length
- * of one segment's references) may hold at most MAX_TOKENS tokens; longer input is an
- * OverflowError, never a wrapped index. Real segments are millions of times shorter.
+ * Limits. Token ids, n-gram ids, table entries and counts are int32_t. None of them
+ * exceeds the number of tokens it comes from (a reference position adds at most one id
+ * per order, a count counts positions), so sizes are checked once, as Py_ssize_t, before
+ * anything is narrowed or allocated; input beyond a limit is an error, never a wrapped id:
+ *   - MAX_TOKENS = INT32_MAX (2147483647) on 64-bit platforms: the most tokens of a
+ *     hypothesis, of a reference, and of one segment's references together. More is
+ *     an OverflowError. Where size_t is 32-bit it is PY_SSIZE_T_MAX / 128 - 1 (16777214)
+ *     instead, so that no allocation size (under 128 bytes a token) can wrap.
+ *   - MAX_ORDER = MAX_TOKENS: the largest max_order (no n-gram is longer than the longest
+ *     sequence taken). A larger one, even one beyond Py_ssize_t, is an OverflowError; a
+ *     negative one a ValueError.
+ *   - The number of references is never narrowed (it stays a Py_ssize_t): no limit.
+ * Both limits are module attributes (MAX_TOKENS, MAX_ORDER). Real segments are millions
+ * of times shorter.
  *
- * Module: multi-phase initialisation (PEP 489). The References type is static and its
- * objects build their tables lazily, so the module declares that it may be imported in
- * several interpreters sharing one GIL (not a per-interpreter GIL) and, on free-threaded
- * builds, that it needs the GIL.
+ * Interpreters. Multi-phase initialisation (PEP 489) and no state in C globals (the
+ * statics are constant tables): each module object, in each interpreter, has its own
+ * heap type References, held in the module state. So the module can be imported in
+ * sub-interpreters, including those with their own GIL (declared for Python 3.12+). It
+ * does need the GIL, and says so to free-threaded builds: see module_slots.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -34,9 +46,36 @@
 
 #define EMPTY_KEY UINT64_MAX
 
-/* Most tokens in one sequence, or in one segment's references together: ids and
-   positions are int32_t, with room for the two sentinel slots the arrays keep. */
-#define MAX_TOKENS ((Py_ssize_t)INT32_MAX - 2)
+/* Every allocation here takes under this many bytes a token (the largest, a word table of
+   capacity < 4 * (tokens + 1), takes 20 bytes a slot on 64-bit platforms: 80 a token). */
+#define ALLOCATION_BYTES_PER_TOKEN 128
+
+/* The most tokens of a sequence, or of one segment's references together: ids, entries and
+   counts are int32_t (each at most the number of tokens), and no allocation size may wrap.
+   BLEUCLI_MAX_TOKENS lowers it at build time (-DBLEUCLI_MAX_TOKENS=20): only for the tests,
+   which so reach every check with small input. */
+#ifndef BLEUCLI_MAX_TOKENS
+#define BLEUCLI_MAX_TOKENS INT32_MAX
+#endif
+#define MAX_TOKENS ((Py_ssize_t)Py_MIN((size_t)BLEUCLI_MAX_TOKENS, \
+                                       (size_t)PY_SSIZE_T_MAX / ALLOCATION_BYTES_PER_TOKEN - 1))
+
+/* The largest max_order: no n-gram is longer than MAX_TOKENS tokens (and order arithmetic,
+   order + 1 or length - order + 1, stays far from overflowing a Py_ssize_t). */
+#define MAX_ORDER MAX_TOKENS
+
+/* 0 if `more` tokens fit beside `already` within MAX_TOKENS, else -1 with OverflowError.
+   `what` names what is counted, for the message. */
+static int
+check_tokens(Py_ssize_t already, Py_ssize_t more, const char *what)
+{
+    if (more > MAX_TOKENS - already) {
+        PyErr_Format(PyExc_OverflowError, "%s: more than the %zd tokens the compiled matcher takes "
+                     "(its ids and counts are 32-bit)", what, MAX_TOKENS);
+        return -1;
+    }
+    return 0;
+}
 
 /* Slots for an open-addressing table of `entries` keys: a power of two, at most half full. */
 static int
@@ -50,7 +89,10 @@ table_bits(size_t entries)
 }
 
 /* Open-addressing table from 64-bit keys to dense ids 0, 1, 2, ... It has room for
-   `entries` keys, and `best` holds one count per id: all three in one allocation. */
+   `entries` keys, and `best` holds one count per id: all three in one allocation. Every
+   table is made for a segment's reference tokens (entries = total_ref <= MAX_TOKENS), so
+   count and every id and count in it fit an int32_t, and keys (id << 32 | id, or a code
+   point) never equal EMPTY_KEY. */
 typedef struct {
     uint64_t *keys;
     int32_t *ids;
@@ -114,7 +156,8 @@ table_id(IdTable *t, uint64_t key, int insert)
 }
 
 /* Words: a table of str objects, compared by content, hashed with str's own hash. It
-   holds a reference to each word, so a caller changing its token lists cannot free them. */
+   holds a reference to each word, so a caller changing its token lists cannot free them.
+   Made for a segment's reference tokens (at most MAX_TOKENS), so count fits an int32_t. */
 typedef struct {
     PyObject **words;
     Py_hash_t *hashes;
@@ -219,17 +262,6 @@ typedef struct {
 } Sequence;
 
 static int
-sequence_check_length(Py_ssize_t length)
-{
-    if (length > MAX_TOKENS) {
-        PyErr_Format(PyExc_OverflowError, "a sequence of %zd tokens is longer than the %zd the matcher counts",
-                     length, MAX_TOKENS);
-        return -1;
-    }
-    return 0;
-}
-
-static int
 sequence_open(Sequence *s, PyObject *object)
 {
     s->object = object;
@@ -243,12 +275,12 @@ sequence_open(Sequence *s, PyObject *object)
         s->length = PyUnicode_GET_LENGTH(object);
         s->kind = PyUnicode_KIND(object);
         s->data = PyUnicode_DATA(object);
-        return sequence_check_length(s->length);
+        return check_tokens(0, s->length, "a sequence");
     }
     if (PyList_Check(object)) {
         s->is_text = 0;
         s->length = PyList_GET_SIZE(object);
-        return sequence_check_length(s->length);
+        return check_tokens(0, s->length, "a sequence");
     }
     PyErr_Format(PyExc_TypeError, "a sequence must be a str or a list of str, not %.100s",
                  Py_TYPE(object)->tp_name);
@@ -302,7 +334,7 @@ reftables_count(RefTables *r, Py_ssize_t order, Py_ssize_t ids)
     Py_ssize_t k, i;
     IdTable *table = order_table(r, order);
     int32_t *best = table->best;
-    table->n_best = (int32_t)ids;
+    table->n_best = (int32_t)ids;  /* ids <= total_ref <= MAX_TOKENS: reftables_init checked */
     memset(best, 0, ((size_t)ids + 1) * sizeof(int32_t));
     for (k = 0; k < r->n_refs; k++) {
         Py_ssize_t start = r->offsets[k], stop = r->offsets[k + 1] - order + 1;
@@ -399,8 +431,7 @@ reftables_init(RefTables *r, PyObject *references, int single_use)
         }
         r->is_text = ref.is_text;
         r->offsets[k] = r->total_ref;
-        if (ref.length > MAX_TOKENS - r->total_ref) {
-            PyErr_Format(PyExc_OverflowError, "references of more than %zd tokens in all", MAX_TOKENS);
+        if (check_tokens(r->total_ref, ref.length, "one segment's references together") < 0) {
             goto error;
         }
         r->total_ref += ref.length;
@@ -470,20 +501,52 @@ error:
     return -1;
 }
 
+/* max_order (an int) as a Py_ssize_t in 0..MAX_ORDER; else -1 with TypeError (not an
+   int), ValueError (negative) or OverflowError (beyond MAX_ORDER, even beyond Py_ssize_t). */
+static Py_ssize_t
+read_order(PyObject *object)
+{
+    Py_ssize_t order = PyLong_AsSsize_t(object);
+    if (order == -1 && PyErr_Occurred()) {
+        PyObject *zero;
+        int negative;
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            return -1;
+        }
+        PyErr_Clear();  /* beyond a Py_ssize_t: its sign decides which error */
+        zero = PyLong_FromLong(0);
+        if (zero == NULL) {
+            return -1;
+        }
+        negative = PyObject_RichCompareBool(object, zero, Py_LT);
+        Py_DECREF(zero);
+        if (negative < 0) {
+            return -1;
+        }
+        order = negative ? -1 : PY_SSIZE_T_MAX;
+    }
+    if (order < 0) {
+        PyErr_SetString(PyExc_ValueError, "max_order must be >= 0");
+        return -1;
+    }
+    if (order > MAX_ORDER) {
+        PyErr_Format(PyExc_OverflowError, "max_order must be at most %zd (the most tokens the compiled "
+                     "matcher takes)", MAX_ORDER);
+        return -1;
+    }
+    return order;
+}
+
 /* matches[n - 1] for n = 1..max_order: the clipped matches of hypothesis against r. */
 static PyObject *
 reftables_match(RefTables *r, PyObject *hypothesis, PyObject *order_object)
 {
     Sequence hyp;
-    Py_ssize_t max_order = PyLong_AsSsize_t(order_object), order, i, *matches;
+    Py_ssize_t max_order = read_order(order_object), order, i, *matches;
     int32_t *hyp_base = NULL, *hyp_ids;
     PyObject *result = NULL;
 
-    if (max_order == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
     if (max_order < 0) {
-        PyErr_SetString(PyExc_ValueError, "max_order must be >= 0");
         return NULL;
     }
     if (sequence_open(&hyp, hypothesis) < 0) {
@@ -534,7 +597,8 @@ reftables_match(RefTables *r, PyObject *hypothesis, PyObject *order_object)
                     : table_id(table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
             }
         }
-        /* the j-th occurrence of an n-gram in the hypothesis matches while j <= best */
+        /* the j-th occurrence of an n-gram in the hypothesis matches while j <= best
+           (seen counts up to hyp.length <= MAX_TOKENS: sequence_open checked) */
         best = order_table(r, order)->best;
         memset(r->seen, 0, (size_t)order_table(r, order)->n_best * sizeof(int32_t));
         for (i = 0; i < hyp_grams; i++) {
@@ -600,7 +664,7 @@ static int
 References_init(ReferencesObject *self, PyObject *args, PyObject *kwargs)
 {
     PyObject *references, *fast;
-    Py_ssize_t k;
+    Py_ssize_t k, total = 0;
     static char *keywords[] = {"references", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:References", keywords, &references)) {
         return -1;
@@ -618,6 +682,16 @@ References_init(ReferencesObject *self, PyObject *args, PyObject *kwargs)
     fast = PySequence_Fast(references, "references must be a sequence");
     if (fast == NULL) {
         return -1;
+    }
+    /* counted before anything is copied: too many tokens fail at once, not after gigabytes */
+    for (k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+        Sequence ref;
+        if (sequence_open(&ref, PySequence_Fast_GET_ITEM(fast, k)) < 0
+            || check_tokens(total, ref.length, "one segment's references together") < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        total += ref.length;
     }
     self->sequences = PyTuple_New(PySequence_Fast_GET_SIZE(fast));
     if (self->sequences == NULL) {
@@ -659,10 +733,12 @@ References_init(ReferencesObject *self, PyObject *args, PyObject *kwargs)
 static void
 References_dealloc(ReferencesObject *self)
 {
+    PyTypeObject *type = Py_TYPE(self);
     reftables_free(&self->tables);
     Py_XDECREF(self->sequences);
     Py_XDECREF(self->lengths);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    type->tp_free((PyObject *)self);
+    Py_DECREF(type);  /* a heap type: each instance holds a reference to it */
 }
 
 static PyObject *
@@ -712,18 +788,24 @@ static PyGetSetDef References_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject ReferencesType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bleucli._speedups.References",
-    .tp_basicsize = sizeof(ReferencesObject),
-    .tp_dealloc = (destructor)References_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "References(references): one segment's references (str, or lists of str) prepared\n"
-              "as n-gram tables, matched against any number of hypotheses.",
-    .tp_methods = References_methods,
-    .tp_getset = References_getset,
-    .tp_init = (initproc)References_init,
-    .tp_new = PyType_GenericNew,
+/* A heap type, made by each module object from this spec (no type object is shared by
+   interpreters). Not GC-tracked: an instance holds only str and lists of str (copies). */
+static PyType_Slot References_slots[] = {
+    {Py_tp_dealloc, (void *)References_dealloc},
+    {Py_tp_doc, "References(references): one segment's references (str, or lists of str) prepared\n"
+                "as n-gram tables, matched against any number of hypotheses."},
+    {Py_tp_methods, References_methods},
+    {Py_tp_getset, References_getset},
+    {Py_tp_init, (void *)References_init},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {0, NULL},
+};
+
+static PyType_Spec References_spec = {
+    .name = "bleucli._speedups.References",  /* pickle finds the class by this name */
+    .basicsize = sizeof(ReferencesObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,  /* like the static type it was */
+    .slots = References_slots,
 };
 
 static PyMethodDef methods[] = {
@@ -733,28 +815,86 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* Per module object (one per interpreter that imports it): its References type. */
+typedef struct {
+    PyTypeObject *references_type;
+} ModuleState;
+
+static int
+add_limit(PyObject *m, const char *name, Py_ssize_t value)
+{
+    PyObject *number = PyLong_FromSsize_t(value);
+    int result;
+    if (number == NULL) {
+        return -1;
+    }
+    result = PyModule_AddObjectRef(m, name, number);
+    Py_DECREF(number);
+    return result;
+}
+
 static int
 module_exec(PyObject *m)
 {
-    if (PyType_Ready(&ReferencesType) < 0) {
+    ModuleState *state = PyModule_GetState(m);
+    /* MAX_TOKENS fits the int32_t ids; a table slot (word table: the widest) times the
+       at most 4 slots a token, plus its count, fits ALLOCATION_BYTES_PER_TOKEN */
+    Py_BUILD_ASSERT(BLEUCLI_MAX_TOKENS <= INT32_MAX);
+    Py_BUILD_ASSERT(4 * (sizeof(PyObject *) + sizeof(Py_hash_t) + sizeof(int32_t)) + sizeof(int32_t)
+                    <= ALLOCATION_BYTES_PER_TOKEN);
+    state->references_type = (PyTypeObject *)PyType_FromModuleAndSpec(m, &References_spec, NULL);
+    if (state->references_type == NULL) {
         return -1;
     }
-    Py_INCREF(&ReferencesType);
-    if (PyModule_AddObject(m, "References", (PyObject *)&ReferencesType) < 0) {
-        Py_DECREF(&ReferencesType);
+    if (PyModule_AddType(m, state->references_type) < 0
+        || add_limit(m, "MAX_TOKENS", MAX_TOKENS) < 0
+        || add_limit(m, "MAX_ORDER", MAX_ORDER) < 0) {
         return -1;
     }
     return 0;
 }
 
+static int
+module_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    ModuleState *state = PyModule_GetState(m);
+    if (state != NULL) {  /* never NULL with m_size > 0; checked all the same */
+        Py_VISIT(state->references_type);
+    }
+    return 0;
+}
+
+static int
+module_clear(PyObject *m)
+{
+    ModuleState *state = PyModule_GetState(m);
+    if (state != NULL) {
+        Py_CLEAR(state->references_type);
+    }
+    return 0;
+}
+
+static void
+module_free(void *m)
+{
+    module_clear((PyObject *)m);
+}
+
 static PyModuleDef_Slot module_slots[] = {
     {Py_mod_exec, (void *)module_exec},
 #if PY_VERSION_HEX >= 0x030C0000
-    /* a static type is shared by the interpreters: one GIL for all of them */
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED},
+    /* No C globals but constant tables, and a type per module object: an interpreter with
+       its own GIL may import it. */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
 #endif
 #if PY_VERSION_HEX >= 0x030D0000
-    /* References builds its tables when first matched: not safe without the GIL */
+    /* Not safe without the GIL, so free-threaded builds keep it enabled: References.matches
+       builds a References' tables lazily (reftables_extend adds a table and rewrites ref_ids)
+       and counts in its shared scratch array (seen), so two threads matching with one
+       References at once would corrupt it; and both functions read the caller's token
+       lists through borrowed references, which another thread could change under them.
+       Dropping the GIL would take a critical section per References and copies (or
+       locks) of the lists given. */
     {Py_mod_gil, Py_MOD_GIL_USED},
 #endif
     {0, NULL},
@@ -762,8 +902,8 @@ static PyModuleDef_Slot module_slots[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "bleucli._speedups",
-    "Compiled n-gram matching; bleucli falls back to pure Python without it.", 0, methods,
-    module_slots, NULL, NULL, NULL,
+    "Compiled n-gram matching; bleucli falls back to pure Python without it.",
+    sizeof(ModuleState), methods, module_slots, module_traverse, module_clear, module_free,
 };
 
 PyMODINIT_FUNC

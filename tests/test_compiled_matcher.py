@@ -12,9 +12,20 @@ character width, and the errors it raises for what it cannot take.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import json
+import os
 import pickle
 import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -27,6 +38,7 @@ speedups = compiled_matcher()
 pytestmark = pytest.mark.skipif(speedups is None, reason="the C matcher (bleucli._speedups) is not built")
 ngram_matches = speedups.ngram_matches if speedups else None
 References = speedups.References if speedups else None
+HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
 
 
 def counted_matches(hypothesis, references, max_order: int) -> list[int]:
@@ -181,37 +193,171 @@ def test_metrics_built_with_references_keep_tokens_not_tables() -> None:
     assert chrf.corpus_score(hyps).score == CHRF(word_order=2).corpus_score(hyps, refs).score
 
 
-def test_the_module_uses_multi_phase_initialisation() -> None:
-    """PEP 489: every import of the extension spec makes a new module object (single-phase
-    initialisation would hand back the one cached module)."""
-    import importlib.util
+def load_extension(path: Path | str, name: str = "bleucli._speedups") -> ModuleType:
+    """A new module object from the extension file at path, not put in sys.modules."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    spec = importlib.util.find_spec("bleucli._speedups")
-    assert spec is not None
-    fresh = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fresh)  # type: ignore[union-attr]
-    assert fresh is not speedups and fresh.References is speedups.References
+
+def test_each_module_object_has_its_own_references_type() -> None:
+    """PEP 489 with module state: every load of the extension makes a new module object with
+    its own heap type References (a static type, or single-phase init, would share one)."""
+    fresh = load_extension(speedups.__file__)
+    assert fresh is not speedups and fresh.References is not speedups.References
+    assert fresh.References.__flags__ & HEAP_TYPE and speedups.References.__flags__ & HEAP_TYPE
     assert fresh.ngram_matches("abc", ["abd"], 3) == [2, 1, 0]
+    assert fresh.References([["a", "b"]]).matches(["a", "b"], 2) == [2, 1]
+    # pickle finds the class by its name, in the imported module
+    assert References.__module__ == "bleucli._speedups" and References.__qualname__ == "References"
+    assert type(pickle.loads(pickle.dumps(References(["ab"])))) is References
 
 
-def test_it_imports_in_a_subinterpreter() -> None:
-    interpreters = pytest.importorskip("_interpreters", reason="subinterpreters need Python 3.13's _interpreters")
-    interpreter = interpreters.create("legacy")
+def test_references_type_stays_closed() -> None:
+    """As the static type was: attributes fixed, no subclasses."""
+    with pytest.raises(TypeError):
+        References.matches = None
+    with pytest.raises(TypeError):
+        type("Sub", (References,), {})
+
+
+def run_in_an_interpreter_with_its_own_gil(script: str) -> None:
+    """Runs script in a new sub-interpreter with its own GIL (PEP 684); skips where Python has none."""
     try:
-        interpreters.run_string(interpreter, "import bleucli._speedups as s\n"
-                                             "assert s.ngram_matches('ab', ['ab'], 2) == [2, 1]")
-    finally:
-        interpreters.destroy(interpreter)
+        from concurrent import interpreters  # type: ignore[attr-defined]  # Python 3.14+
+    except ImportError:
+        pass
+    else:
+        interpreter = interpreters.create()
+        try:
+            interpreter.exec(script)  # raises ExecutionFailed if the script fails
+        finally:
+            interpreter.close()
+        return
+    for name in ("_interpreters", "_xxsubinterpreters"):  # Python 3.13, 3.12: private modules
+        if sys.version_info < (3, 12):  # 3.11 has _xxsubinterpreters, but every interpreter shares one GIL
+            break
+        try:
+            low_level = importlib.import_module(name)
+        except ImportError:
+            continue
+        ident = low_level.create()  # isolated, with its own GIL, by default
+        try:
+            failure = low_level.run_string(ident, script)  # 3.12 raises; 3.13 returns what failed
+        finally:
+            low_level.destroy(ident)
+        assert failure is None, failure
+        return
+    pytest.skip(f"no sub-interpreters with their own GIL on Python {sys.version_info[:2]} (3.12+ has them)")
 
 
-@pytest.mark.slow
-def test_a_sequence_longer_than_the_int32_ids_is_an_overflow_error_not_a_wrapped_index() -> None:
-    """2**31 one-byte characters (2 GiB, freed at once): refused before any table is built."""
-    huge = "a" * (2**31)
-    try:
-        with pytest.raises(OverflowError, match="longer than"):
-            speedups.ngram_matches(huge, ["a"], 1)
-        with pytest.raises(OverflowError):
-            speedups.References([huge])
-    finally:
-        del huge
+def test_it_imports_in_a_subinterpreter_with_its_own_gil(tmp_path: Path) -> None:
+    """Py_mod_multiple_interpreters = Py_MOD_PER_INTERPRETER_GIL_SUPPORTED: without it the
+    import fails in such an interpreter. The script writes what it computed, so that a failure
+    the interpreter API swallowed still fails here."""
+    out = tmp_path / "out.json"
+    root = Path(speedups.__file__).resolve().parents[1]
+    script = textwrap.dedent(f"""
+        import json, pickle, sys
+        sys.path.insert(0, {str(root)!r})
+        import bleucli._speedups as s
+        refs = pickle.loads(pickle.dumps(s.References([["the", "cat"], ["a", "cat"]])))
+        result = [s.__file__, s.ngram_matches("abcd", ["abce"], 3), refs.matches(["the", "cat"], 2)]
+        with open({str(out)!r}, "w") as f:
+            json.dump(result, f)
+    """)
+    run_in_an_interpreter_with_its_own_gil(script)
+    path, *matches = json.loads(out.read_text())
+    assert Path(path).resolve() == Path(speedups.__file__).resolve() and matches == [[3, 2, 1], [2, 1]]
+
+
+def test_limits_are_those_of_int32() -> None:
+    if sys.maxsize > 2**32:
+        assert speedups.MAX_TOKENS == 2**31 - 1
+    else:  # every allocation (under 128 bytes a token) must fit a 32-bit size_t
+        assert speedups.MAX_TOKENS == (2**31 - 1) // 128 - 1
+    assert speedups.MAX_ORDER == speedups.MAX_TOKENS
+
+
+@pytest.mark.parametrize("order, error", [
+    ("beyond", OverflowError),  # MAX_ORDER + 1
+    (2**63, OverflowError),  # beyond Py_ssize_t: the same clear error
+    (2**200, OverflowError),
+    (-(2**200), ValueError),
+    (-1, ValueError),
+])
+def test_an_order_out_of_range_raises_before_any_allocation(order, error) -> None:
+    if order == "beyond":
+        order = speedups.MAX_ORDER + 1
+    with pytest.raises(error, match="max_order"):
+        ngram_matches("abc", ["abc"], order)
+    with pytest.raises(error, match="max_order"):
+        References([["a", "b"]]).matches(["a", "b"], order)
+
+
+def test_references_beyond_int32_tokens_together_raise_at_once() -> None:
+    """2**31 tokens, cheaply: one 64 KiB string (or word list) given 2**15 times. Counted before
+    any table or copy is made, so this takes no memory (it would take gigabytes otherwise)."""
+    text = "a" * 2**16
+    words = ["a"] * 2**16
+    many = 2**31 // 2**16
+    assert many * 2**16 > speedups.MAX_TOKENS
+    with pytest.raises(OverflowError, match="references together"):
+        ngram_matches("a", [text] * many, 1)
+    with pytest.raises(OverflowError, match="references together"):
+        ngram_matches(["a"], [words] * many, 1)
+    with pytest.raises(OverflowError, match="references together"):
+        References([text] * many)
+
+
+SOURCE = Path(__file__).resolve().parents[1] / "bleucli" / "_speedups.c"
+SMALL_LIMIT = 20
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """The extension built with BLEUCLI_MAX_TOKENS=20: every token limit reached with small input."""
+    compiler = (sysconfig.get_config_var("CC") or "").split()
+    if os.name != "posix" or not compiler or shutil.which(compiler[0]) is None or not SOURCE.exists():
+        pytest.skip("needs the C source and the C compiler Python was built with")
+    directory = tmp_path_factory.mktemp("small_limit")
+    objects, library = directory / "_speedups.o", directory / ("_speedups" + sysconfig.get_config_var("EXT_SUFFIX"))
+    includes = {sysconfig.get_paths()["include"], sysconfig.get_paths()["platinclude"]}
+    subprocess.run([*compiler, *sysconfig.get_config_var("CCSHARED").split(), "-O1",
+                    *(f"-I{path}" for path in includes), f"-DBLEUCLI_MAX_TOKENS={SMALL_LIMIT}",
+                    "-c", str(SOURCE), "-o", str(objects)], check=True)
+    subprocess.run([*sysconfig.get_config_var("LDSHARED").split(), str(objects), "-o", str(library)], check=True)
+    return load_extension(library)
+
+
+def test_a_lower_build_limit_is_the_one_reported(small: ModuleType) -> None:
+    assert small.MAX_TOKENS == small.MAX_ORDER == SMALL_LIMIT
+
+
+@pytest.mark.parametrize("words", [False, True])
+def test_every_token_limit_is_checked_at_its_boundary(small: ModuleType, words: bool) -> None:
+    """The hypothesis, one reference, the references together and max_order: at the limit the
+    counts are the definition's; one more is an OverflowError, from both entry points."""
+    def seq(length: int) -> str | list[str]:
+        text = "ab" * (length // 2) + "a" * (length % 2)
+        return list(text) if words else text
+
+    at, past = SMALL_LIMIT, SMALL_LIMIT + 1
+    fits = [(seq(at), [seq(at)], at), (seq(at), [seq(at // 2), seq(at - at // 2)], 3), (seq(3), [seq(3)], at)]
+    for hyp, refs, order in fits:
+        expected = counted_matches(hyp, refs, order)
+        assert small.ngram_matches(hyp, refs, order) == expected
+        assert small.References(refs).matches(hyp, order) == expected
+    too_many = [
+        ((seq(past), [seq(3)], 2), "a sequence"),  # the hypothesis
+        ((seq(3), [seq(past)], 2), "a sequence"),  # one reference
+        ((seq(3), [seq(at // 2), seq(past - at // 2)], 2), "references together"),
+        ((seq(3), [seq(3)], past), "max_order"),
+    ]
+    for (hyp, refs, order), message in too_many:
+        with pytest.raises(OverflowError, match=message):
+            small.ngram_matches(hyp, refs, order)
+        with pytest.raises(OverflowError, match=message):
+            small.References(refs).matches(hyp, order)
