@@ -8,7 +8,6 @@ requests and PyYAML are imported only when a test-set option is actually used.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import sys
@@ -116,25 +115,34 @@ class ProgressBar:
             pass
 
 
+#: The name of the handler that shows the library's log records on stderr (installed once per process).
+_LIBRARY_LOG_HANDLER = "bleucli.cli"
+
+
 def _show_library_log() -> None:
     """Show what the test-set library logs while it works (retries, waiting for a lock) on stderr, as it happens.
 
     The library never prints; its ``bleucli.*`` loggers are the channel for
     notices that cannot wait until the command ends. Shown whether or not
-    stderr is a TTY: a CI log must say why a step takes long.
+    stderr is a TTY: a CI log must say why a step takes long. ``logging`` is
+    imported here, not at module level: it costs more instructions than the rest
+    of this module, and plain scoring never reaches the test-set library.
     """
+    import logging
+
+    class ReportHandler(logging.Handler):
+        """Each record as one ``bleucli: warning:`` line."""
+
+        def emit(self, record: logging.LogRecord) -> None:
+            report.warning(record.getMessage())
+
     logger = logging.getLogger("bleucli")
-    if not any(isinstance(h, _ReportHandler) for h in logger.handlers):
-        logger.addHandler(_ReportHandler())
+    if not any(handler.get_name() == _LIBRARY_LOG_HANDLER for handler in logger.handlers):
+        handler = ReportHandler()
+        handler.set_name(_LIBRARY_LOG_HANDLER)
+        logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
-
-
-class _ReportHandler(logging.Handler):
-    """Each record as one ``bleucli: warning:`` line."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        report.warning(record.getMessage())
 
 
 def _library_kwargs(o: dict[str, Any] | TestSetOptions) -> dict[str, Any]:
