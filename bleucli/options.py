@@ -8,18 +8,17 @@ here once: the metric constructors, the API functions and the CLI's ``--help``
 all read them from this module.
 
 This module is imported by the CLI at start-up, so it imports nothing heavy,
-and its classes are typed ``NamedTuple``s: immutable and typed like frozen
-dataclasses, at a tenth of their import cost (each frozen dataclass costs
-about 4.5M instructions to create; these nine would add ~15% to a
-one-system run).
+and its classes are :class:`~bleucli.frozen.Frozen` records: immutable and
+typed like frozen dataclasses or ``NamedTuple``s, without their cost of
+compiling generated code for each class at import (see :mod:`bleucli.frozen`).
 """
 
-# No ``from __future__ import annotations`` here: NamedTuple would turn every
-# string annotation into a ForwardRef, compiling each one at import (~20M
-# instructions for these classes, 3% of a one-system run).
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import OptionError
+from .frozen import Frozen
 from .reading import DEFAULT_MAX_LINE_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -50,7 +49,7 @@ SignificanceTest = Literal["ci", "bs", "ar"]
 REF_LENGTHS = ("closest", "shortest")
 
 
-class BLEUOptions(NamedTuple):
+class BLEUOptions(Frozen):
     """BLEU as sacreBLEU configures it (``tokenize=None``: chosen from the target language)."""
 
     lowercase: bool = False
@@ -67,7 +66,7 @@ class BLEUOptions(NamedTuple):
     ref_length: str = "closest"
 
 
-class CHRFOptions(NamedTuple):
+class CHRFOptions(Frozen):
     """chrF/chrF++ as sacreBLEU configures it (``word_order=2`` is chrF++)."""
 
     char_order: int = 6
@@ -78,7 +77,7 @@ class CHRFOptions(NamedTuple):
     eps_smoothing: bool = False
 
 
-class TEROptions(NamedTuple):
+class TEROptions(Frozen):
     """TER as sacreBLEU configures it (case-insensitive unless ``case_sensitive``)."""
 
     normalized: bool = False
@@ -95,7 +94,7 @@ CHRF_DEFAULTS = CHRFOptions()
 TER_DEFAULTS = TEROptions()
 
 
-class MetricOptions(NamedTuple):
+class MetricOptions(Frozen):
     """Which metrics to compute (``requested``, any order and case) and how each is configured."""
 
     requested: tuple[str, ...] = ("bleu",)
@@ -114,11 +113,11 @@ class MetricOptions(NamedTuple):
 
     def build(
         self,
-        references: "Sequence[Sequence[str | None]] | None" = None,
+        references: Sequence[Sequence[str | None]] | None = None,
         trg_lang: str = "",
-        signature_fields: "dict[str, str] | None" = None,
-        models: "dict[str, Any] | None" = None,
-    ) -> "list[Metric[Any]]":
+        signature_fields: dict[str, str] | None = None,
+        models: dict[str, Any] | None = None,
+    ) -> list[Metric[Any]]:
         """The metric objects, in printing order.
 
         ``signature_fields`` are global signature fields (a test set's ``test``
@@ -158,7 +157,7 @@ class MetricOptions(NamedTuple):
         return metrics
 
 
-class SignificanceOptions(NamedTuple):
+class SignificanceOptions(Frozen):
     """A bootstrap confidence interval (``ci``) or a paired test (``bs``, ``ar``), or neither."""
 
     test: SignificanceTest | None = None
@@ -178,7 +177,7 @@ class SignificanceOptions(NamedTuple):
         return self.test in ("bs", "ar")
 
 
-class OutputOptions(NamedTuple):
+class OutputOptions(Frozen):
     """How results are printed. ``format=None`` means the mode's default (json; text for sentences)."""
 
     format: str | None = None
@@ -193,7 +192,7 @@ class OutputOptions(NamedTuple):
         return (self.format or ("text" if sentence_level else "json")).lower()
 
 
-class InputOptions(NamedTuple):
+class InputOptions(Frozen):
     """Where references and hypotheses come from."""
 
     refs: tuple[str, ...] = ()
@@ -206,7 +205,7 @@ class InputOptions(NamedTuple):
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 
 
-class TestSetOptions(NamedTuple):
+class TestSetOptions(Frozen):
     """A standard test set (``-t``/``-l``) and where its data is cached."""
 
     test_set: str | None = None
@@ -223,7 +222,7 @@ class TestSetOptions(NamedTuple):
         return pair.split("-", 1)[1] if "-" in pair else ""
 
 
-class RunOptions(NamedTuple):
+class RunOptions(Frozen):
     """One scoring run: the only object passed from the CLI (or an API caller) down to the pipeline."""
 
     inputs: InputOptions = InputOptions()
@@ -244,7 +243,7 @@ class RunOptions(NamedTuple):
         return self.significance.test or ("sentence" if self.sentence_level else "corpus")
 
     @classmethod
-    def from_cli(cls, flags: dict[str, Any], seed: int | None = DEFAULT_SEED, color: bool = False) -> "RunOptions":
+    def from_cli(cls, flags: dict[str, Any], seed: int | None = DEFAULT_SEED, color: bool = False) -> RunOptions:
         """Build the options from the scoring command's parsed flags (click's keyword arguments)."""
         sentence_level = bool(flags["sentence_level"])
         bleu = BLEUOptions(

@@ -14,10 +14,10 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from .errors import InputError
+from .frozen import Frozen
 
 STDIN_NAME = "<stdin>"
 #: The longest line read (in bytes, newline excluded) unless ``--max-line-bytes`` says otherwise.
@@ -36,13 +36,12 @@ def bom_notice(name: str) -> str:
     )
 
 
-@dataclass
-class TextSource:
-    """The decoded text of one input and what is worth telling the user about it."""
+class TextSource(Frozen):
+    """The decoded text of one input and what is worth telling the user about it (``notices`` grows)."""
 
     name: str
     text: str
-    notices: list[str] = field(default_factory=list)
+    notices: list[str]
 
     def lines(self) -> list[str]:
         """The lines as sacreBLEU scores them: split on ``\\n``, ``rstrip()``ped."""
@@ -53,8 +52,7 @@ class TextSource:
         return split_raw_lines(self.text)
 
 
-@dataclass
-class FileLines:
+class FileLines(Frozen):
     """The lines of a file named on the command line: iterated like :func:`iter_lines`.
 
     Keeping the path (rather than an open stream) lets parallel scoring hand
@@ -124,7 +122,7 @@ def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource
         ) from None
     except LookupError:
         raise InputError(f"unknown encoding '{encoding}'", name) from None
-    source = TextSource(name, text)
+    source = TextSource(name, text, [])
     if text.startswith(_BOM):
         source.notices.append(bom_notice(name))
     return source

@@ -9,9 +9,8 @@ for booleans and an abbreviated form for ``--short``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .errors import OptionError
+from .frozen import Frozen
 from .version import __version__
 
 #: Global keys in sacreBLEU's order, with their short names.
@@ -60,8 +59,7 @@ def format_value(value: object) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
-class Signature:
+class Signature(Frozen):
     """The options behind a score, in signature order.
 
     ``fields`` holds ``(long_key, value)`` pairs with string values, already in
