@@ -9,7 +9,6 @@ just to the printed digit.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -103,6 +102,8 @@ def compute_bleu(
 
 def _check_statistics(correct: Sequence[float], total: Sequence[float], sys_len: float, ref_len: float) -> None:
     """Refuse statistics no corpus can have: sacreBLEU turns counts above totals into BLEU 499.99."""
+    import numbers  # here, not at the top: only the public compute_bleu checks, and the ABCs cost 1.7M instructions
+
     if len(correct) != len(total):
         raise InputError(f"BLEU statistics: {len(correct)} match counts but {len(total)} totals")
     for name, value in (("hypothesis length", sys_len), ("reference length", ref_len)):
