@@ -76,9 +76,15 @@ def columns(lines: Iterator[str], name: str, count: int | None, what: str) -> li
     Splitting happens *before* stripping, so an empty last field is an empty
     column rather than a missing one (sacreBLEU strips first and then reports
     a wrong field count). As in sacreBLEU, the last column may hold tabs when
-    ``count`` is given (``-nr``); with ``count=None`` (``--tsv``) every line
+    ``count`` is given (``-nr``); with ``count=None`` (systems on stdin) every line
     must have exactly as many fields as the first. The columns are consumed in lockstep, so ``tee``
     buffers at most a line or two.
+
+    Stripping follows sacreBLEU: references (``count`` given) lose trailing
+    whitespace at the end of the *line* only (sacreBLEU ``rstrip()``s the line
+    and then splits it), so ``'a b \tab'`` keeps the space of ``'a b '`` that
+    chrF's ``--chrf-whitespace`` counts; systems lose it at the end of every
+    field (sacreBLEU ``rstrip()``s each system's sentence).
     """
     fixed = count is not None
     first = next(lines, None)
@@ -94,7 +100,11 @@ def columns(lines: Iterator[str], name: str, count: int | None, what: str) -> li
             fields = line.split("\t", maxsplit)
             if len(fields) != count:
                 raise InputError(f"expected {count} tab-separated {what}, found {len(fields)}", name, number)
-            yield [field.rstrip() for field in fields]
+            if fixed:
+                fields[-1] = fields[-1].rstrip()
+                yield fields
+            else:
+                yield [field.rstrip() for field in fields]
 
     return [_column(copy, k) for k, copy in enumerate(tee(rows(), count))]
 
