@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, invoke, run_subprocess
+from bleucli import __version__
+from conftest import invoke, run_subprocess
+from fast_subset import slow_except
 
 HAS_SACREBLEU = importlib.util.find_spec("sacrebleu") is not None
 needs_sacrebleu = pytest.mark.skipif(not HAS_SACREBLEU, reason="needs sacrebleu 2.6.0 (the oracle extra)")
@@ -59,3 +61,62 @@ def test_num_refs_whitespace_matches_sacrebleu(tmp_path: Path, lines: list[str])
     ours = invoke(args)
     assert ours.exit_code == 0, ours.stderr
     assert json.loads(ours.stdout) == json.loads(theirs.stdout)
+
+
+# ------------------------------------------------------------------ 6: BLEU above 100 (floor smoothing, -sv > 1)
+
+FLOOR_OUTPUTS = [[], ["-f", "text"], ["-b"], ["-sl"], ["-m", "bleu", "chrf", "-b"],
+                 ["-m", "bleu", "chrf", "-f", "text"], ["-ci", "-f", "text"]]
+
+
+@pytest.fixture
+def floor_files(tmp_path: Path) -> tuple[str, str]:
+    return write(tmp_path / "ref", ["a b c e"]), write(tmp_path / "hyp", ["a b c d"])
+
+
+def test_bleu_above_100_is_printed_not_an_internal_error(floor_files: tuple[str, str]) -> None:
+    ref, hyp = floor_files
+    result = run_subprocess([ref, "-i", hyp, "-s", "floor", "-sv", "1e6", "-w", "4", "-b"])
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"2236.0680\n", b"")
+    record = json.loads(run_subprocess([ref, "-i", hyp, "-s", "floor", "-sv", "1e6"]).stdout)
+    assert record["score"] == 2236.1 and record["unrounded_score"] == 2236.0679774997902
+
+
+def test_infinite_bleu_is_printed_as_sacrebleu_does(floor_files: tuple[str, str]) -> None:
+    """-sv 1e308 overflows to inf: 'inf' in text, Infinity in JSON (sacreBLEU's json.dumps), never NaN."""
+    ref, hyp = floor_files
+    assert invoke([ref, "-i", hyp, "-s", "floor", "-sv", "1e308", "-b"]).stdout == "inf\n"
+    result = invoke([ref, "-i", hyp, "-s", "floor", "-sv", "1e308"])
+    assert result.exit_code == 0 and '"score": Infinity,' in result.stdout
+    assert json.loads(result.stdout)["score"] == float("inf")
+
+
+@pytest.mark.parametrize("mode", [["-ci"], ["-ci", "-f", "text"], ["-pbs"], ["-par"]])
+def test_infinite_bleu_has_no_interval_or_p_value(floor_files: tuple[str, str], mode: list[str]) -> None:
+    """inf - inf is NaN (sacreBLEU prints 'μ = inf ± nan'): a usage error naming the cause, exit 2."""
+    ref, hyp = floor_files
+    systems = [hyp, ref] if mode[0] != "-ci" else [hyp]
+    result = run_subprocess([ref, "-i", *systems, "-s", "floor", "-sv", "1e308", *mode])
+    assert result.returncode == 2 and result.stdout == b""
+    assert b"inf" in result.stderr and b"--smooth-value" in result.stderr and b"Traceback" not in result.stderr
+
+
+@pytest.mark.oracle
+@needs_sacrebleu
+@pytest.mark.parametrize("value", slow_except(["1e6", "1e300", "1e308"], {"1e308"}))
+@pytest.mark.parametrize("mode", FLOOR_OUTPUTS)
+def test_bleu_above_100_matches_sacrebleu(floor_files: tuple[str, str], value: str, mode: list[str]) -> None:
+    if value != "1e6" and "-ci" in mode:
+        pytest.skip("sacreBLEU's interval is 'inf ± nan' there: refused by bleucli (the test above)")
+    ref, hyp = floor_files
+    args = [ref, "-i", hyp, "-s", "floor", "-sv", value, "-w", "4", *mode]
+    theirs = sacrebleu(args)
+    ours = invoke(args)
+    assert (ours.exit_code, theirs.returncode) == (0, 0), ours.stderr
+    expected = theirs.stdout.decode().replace("version:2.6.0", f"version:{__version__}")
+    if mode:
+        assert ours.stdout == expected
+    else:  # JSON: sacreBLEU's keys and values (bleucli's extras come after them)
+        mine, their = json.loads(ours.stdout), json.loads(expected)
+        their["version"] = __version__
+        assert {key: mine[key] for key in their} == their
