@@ -201,7 +201,9 @@ class InputOptions(NamedTuple):
     systems: tuple[str, ...] = ()
     num_refs: int = 1
     encoding: str = "utf-8"
-    tsv: bool = False
+    #: stdin's tab-separated columns are systems: ``None`` (sacreBLEU's default) and ``True`` split them,
+    #: ``False`` reads stdin as one system whose lines may hold tabs
+    tsv: bool | None = None
     #: the longest input line accepted, in bytes (0: no limit); bounds memory on endless input
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from bleucli import __version__
-from conftest import invoke, run_subprocess
+from conftest import EXAMPLES, REPO, invoke, run_subprocess
 from fast_subset import slow_except
 
 HAS_SACREBLEU = importlib.util.find_spec("sacrebleu") is not None
+SLOW = pytest.mark.slow
 needs_sacrebleu = pytest.mark.skipif(not HAS_SACREBLEU, reason="needs sacrebleu 2.6.0 (the oracle extra)")
 
 
@@ -120,3 +121,72 @@ def test_bleu_above_100_matches_sacrebleu(floor_files: tuple[str, str], value: s
         mine, their = json.loads(ours.stdout), json.loads(expected)
         their["version"] = __version__
         assert {key: mine[key] for key in their} == their
+
+
+# ------------------------------------------------------------------ 3: tab-separated stdin
+
+def _pasted(*names: str) -> bytes:
+    columns = [(EXAMPLES / name).read_text(encoding="utf-8").splitlines() for name in names]
+    return "".join("\t".join(row) + "\n" for row in zip(*columns)).encode()
+
+
+def test_pasted_systems_on_stdin_are_a_table_through_a_real_pipe() -> None:
+    """`paste a b | bleucli ref -f text`: sacreBLEU's two-system table (it printed one wrong score, exit 0)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("BLEUCLI_FORMAT", None)
+    ref = str(EXAMPLES / "ref.de")
+    pipeline = subprocess.run(
+        f"paste {EXAMPLES / 'Online-B.de'} {EXAMPLES / 'Lan-Bridge.de'} | {sys.executable} -m bleucli {ref} -f text",
+        shell=True, capture_output=True, env=env, executable="/bin/bash")
+    assert pipeline.returncode == 0 and pipeline.stderr == b"", pipeline.stderr
+    rows = pipeline.stdout.decode().splitlines()
+    assert rows[3] == "│ System 1 │  38.6  │" and rows[5] == "│ System 2 │  39.3  │"
+
+
+def test_lines_with_a_different_number_of_tabs_fail_naming_stdin_and_the_line() -> None:
+    ref = str(EXAMPLES / "ref.de")
+    one_line_differs = (EXAMPLES / "Online-B.de").read_bytes().replace(b"\n", b"\textra\n", 1)
+    for stdin, line in [(one_line_differs, 2),
+                        (_pasted("Online-B.de", "Lan-Bridge.de").replace(b"\t", b" ", 1), 2),
+                        ((EXAMPLES / "Online-B.de").read_bytes() + b"a\tb\n", 101)]:
+        result = run_subprocess([ref, "-b"], stdin=stdin)
+        assert result.returncode == 3 and result.stdout == b""
+        assert result.stderr.decode().startswith(f"bleucli: error: <stdin>:{line}: "), result.stderr
+        assert b"--no-tsv" in result.stderr and result.stderr.count(b"\n") == 1
+
+
+def test_no_tsv_reads_stdin_as_one_system_whose_lines_hold_tabs() -> None:
+    ref = str(EXAMPLES / "ref.de")
+    ragged = (EXAMPLES / "Online-B.de").read_bytes().replace(b" ", b"\t", 3)
+    result = run_subprocess([ref, "-b", "--no-tsv"], stdin=ragged)
+    assert (result.returncode, result.stderr) == (0, b"")
+    spaced = run_subprocess([ref, "-b"], stdin=ragged.replace(b"\t", b" "))
+    assert result.stdout == spaced.stdout  # a tab is whitespace inside a hypothesis
+
+
+def test_sentence_level_refuses_several_stdin_columns() -> None:
+    result = run_subprocess([str(EXAMPLES / "ref.de"), "-sl"], stdin=_pasted("Online-B.de", "Lan-Bridge.de"))
+    assert result.returncode == 2 and result.stdout == b"" and b"--no-tsv" in result.stderr
+
+
+@pytest.mark.oracle
+@needs_sacrebleu
+@pytest.mark.parametrize("mode", [["-f", "text"], [], pytest.param(["-m", "bleu", "chrf", "-f", "text"], marks=SLOW),
+                                  pytest.param(["-pbs", "-pbsn", "20", "-f", "text"], marks=SLOW),
+                                  pytest.param(["-par", "-parn", "20"], marks=SLOW)])
+def test_stdin_columns_match_sacrebleu(mode: list[str]) -> None:
+    stdin = _pasted("Online-B.de", "Lan-Bridge.de", "Online-B.de")
+    args = ["ref.de", *mode]
+    theirs = sacrebleu(args, stdin=stdin, cwd=EXAMPLES)
+    ours = run_subprocess([str(EXAMPLES / "ref.de"), *mode], stdin=stdin)
+    assert (ours.returncode, theirs.returncode) == (0, 0), ours.stderr
+    expected = theirs.stdout.decode().replace("version:2.6.0", f"version:{__version__}")
+    # sacreBLEU names no baseline for stdin columns ("compared to ."); bleucli names it, "Baseline"
+    expected = expected.replace("pairwise compared to .", "pairwise compared to Baseline.")
+    if "-f" in mode:
+        assert ours.stdout.decode() == expected
+    else:  # JSON: sacreBLEU's list, each entry a subset of ours
+        mine, their = json.loads(ours.stdout), json.loads(expected)
+        assert [{k: m[k] for k in t} if "-par" not in mode else {"system": m["system"]}
+                for m, t in zip(mine, their)] == ([{"system": t["system"]} for t in their] if "-par" in mode
+                                                  else their)

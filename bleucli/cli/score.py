@@ -57,8 +57,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="Split the single reference file on tabs into this many references.")
 @click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
               help="Encoding of reference and hypothesis input (decoded strictly).")
-@click.option("--tsv", is_flag=True,
-              help="stdin holds one system per tab-separated column (sacreBLEU guesses this; bleucli needs the flag).")
+@click.option("--tsv/--no-tsv", default=None,
+              help="stdin: one system per tab-separated column (the default, as in sacreBLEU; lines whose "
+                   "number of tabs differs are an error), or --no-tsv: one system whose lines may hold tabs.")
 @click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
               help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
 @click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
@@ -178,6 +179,9 @@ def _open_inputs(options: RunOptions, data: Any, notices: Notices) -> Inputs:
         stdin = _stdin_stream() if path == "-" else None
         names, streams = open_system(path, options.inputs.encoding, notices.pending, stdin, options.inputs.tsv,
                                      max_line_bytes=options.inputs.max_line_bytes)
+        if options.sentence_level and len(names) > 1:
+            raise click.UsageError(f"--sentence-level scores one system, but stdin has {len(names)} tab-separated "
+                                   "columns (--no-tsv: one system whose lines may hold tabs)")
         system_names.extend(names)
         systems.extend(streams)
     if data is not None:
@@ -234,8 +238,9 @@ def _check_conflicts(options: RunOptions) -> None:
         raise click.UsageError("--sentence-level scores one system: --tsv cannot be used with it")
     if options.sentence_level and options.significance.test is not None:
         raise click.UsageError("statistical tests are unavailable in sentence-level mode (-sl)")
-    if options.inputs.tsv and systems and "-" not in systems:
-        raise click.UsageError("--tsv applies to stdin, but hypotheses come from -i files")
+    if options.inputs.tsv is not None and systems and "-" not in systems:
+        flag = "--tsv" if options.inputs.tsv else "--no-tsv"
+        raise click.UsageError(f"{flag} applies to stdin, but hypotheses come from -i files")
     duplicates = sorted({p for p in systems if systems.count(p) > 1})
     if duplicates:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")
