@@ -186,8 +186,10 @@ class OutputOptions(NamedTuple):
     short: bool = False
     score_only: bool = False
     quiet: bool = False
-    #: colour p-values (only ever on a terminal)
+    #: colour as sacreBLEU does on a terminal (p-values, table headers, intervals, --detail labels)
     color: bool = False
+    #: ``-d``: sacreBLEU's per-origlang / per-subset breakdown after a single system's scores
+    detail: bool = False
 
     def format_for(self, sentence_level: bool) -> str:
         return (self.format or ("text" if sentence_level else "json")).lower()
@@ -276,7 +278,7 @@ class RunOptions(NamedTuple):
             significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
                                              flags["paired_ar_n"], seed),
             output=OutputOptions(flags["output_format"], flags["width"], flags["short"], flags["score_only"],
-                                 flags["quiet"], color),
+                                 flags["quiet"], color, bool(flags.get("detail"))),
             testset=TestSetOptions(flags["test_set"], flags["langpair"], flags["origlang"], flags["subset"],
                                    flags["cache_dir"], flags["offline"] or None, flags["testsets_registry"]),
             sentence_level=sentence_level,

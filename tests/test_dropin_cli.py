@@ -190,3 +190,83 @@ def test_stdin_columns_match_sacrebleu(mode: list[str]) -> None:
         assert [{k: m[k] for k in t} if "-par" not in mode else {"system": m["system"]}
                 for m, t in zip(mine, their)] == ([{"system": t["system"]} for t in their] if "-par" in mode
                                                   else their)
+
+
+# ------------------------------------------------------------------ 4: -nc, colours on a terminal, SACREBLEU_FORMAT
+
+def run_in_pty(argv: list[str], env: dict[str, str], tmp_path: Path) -> tuple[int, bytes]:
+    """Run ``argv`` with stdout on a pseudo-terminal (a real TTY to the process); its bytes, CRLF undone."""
+    import pty
+
+    master, slave = pty.openpty()
+    with open(tmp_path / "stderr", "wb") as err:
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=err, env=env, cwd=EXAMPLES)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return proc.wait(), b"".join(chunks).replace(b"\r\n", b"\n")
+
+
+def _tty_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "SACREBLEU_FORMAT", "BLEUCLI_FORMAT")}
+    env["PYTHONPATH"] = str(REPO)
+    env.update(extra)
+    return env
+
+
+PAIRED = ["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-pbs", "-pbsn", "100", "-f", "text"]
+RED_P_VALUE = "\x1b[31m(p = "
+
+
+def test_p_values_are_red_on_a_terminal_only(tmp_path: Path) -> None:
+    bleucli = [sys.executable, "-m", "bleucli"]
+    code, tty = run_in_pty([*bleucli, *PAIRED], _tty_env(), tmp_path)
+    assert code == 0 and RED_P_VALUE.encode() in tty, tty
+    assert b"\x1b[33mBaseline: Online-B.de\x1b[0m" in tty  # the baseline in yellow, as sacreBLEU
+    for flags, env in ([["-nc"], _tty_env()], [["--no-color"], _tty_env()], [[], _tty_env(NO_COLOR="1")]):
+        code, plain = run_in_pty([*bleucli, *PAIRED, *flags], env, tmp_path)
+        assert code == 0 and b"\x1b[" not in plain and b"(p = " in plain
+    piped = subprocess.run([*bleucli, *PAIRED], capture_output=True, env=_tty_env(), cwd=EXAMPLES)
+    assert piped.returncode == 0 and b"\x1b[" not in piped.stdout  # not a terminal: no colour
+
+
+@pytest.mark.oracle
+@needs_sacrebleu
+@pytest.mark.parametrize("args", [
+    PAIRED,
+    pytest.param(["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-par", "-parn", "50", "-f", "text"], marks=SLOW),
+    pytest.param(["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-f", "text", "-m", "bleu", "chrf"], marks=SLOW),
+    ["ref.de", "-i", "Online-B.de", "-ci", "-cin", "50", "-f", "text", "-m", "bleu", "ter"],
+    pytest.param(["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-pbs", "-pbsn", "50", "-f", "text", "-nc"],
+                 marks=SLOW),
+])
+def test_terminal_colours_match_sacrebleu(tmp_path: Path, args: list[str]) -> None:
+    code, ours = run_in_pty([sys.executable, "-m", "bleucli", *args], _tty_env(), tmp_path)
+    their_code, theirs = run_in_pty([sys.executable, "-m", "sacrebleu", *args], _tty_env(), tmp_path)
+    assert (code, their_code) == (0, 0)
+    theirs = theirs.removesuffix(b"\x1b[0m")  # colorama resets the terminal at exit: invisible
+    assert ours.decode() == theirs.decode().replace("version:2.6.0", f"version:{__version__}")
+
+
+@pytest.mark.parametrize(("variables", "flags", "shape"), [
+    ({"SACREBLEU_FORMAT": "text"}, [], "text"),
+    ({"SACREBLEU_FORMAT": "TEXT"}, [], "text"),  # any case, as sacreBLEU reads it
+    ({"SACREBLEU_FORMAT": "yaml"}, [], "json"),  # not one of sacreBLEU's formats: ignored, as sacreBLEU does
+    ({"SACREBLEU_FORMAT": "text", "BLEUCLI_FORMAT": "json"}, [], "json"),  # bleucli's own variable first
+    ({"SACREBLEU_FORMAT": "text"}, ["-f", "json"], "json"),  # a flag wins over a variable in bleucli
+])
+def test_sacrebleu_format_is_honoured_where_bleucli_format_is_unset(variables: dict[str, str], flags: list[str],
+                                                                     shape: str) -> None:
+    env = _tty_env(**variables)
+    result = subprocess.run([sys.executable, "-m", "bleucli", "ref.de", "-i", "Online-B.de", *flags],
+                            capture_output=True, env=env, cwd=EXAMPLES)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(b"BLEU|" if shape == "text" else b"{")

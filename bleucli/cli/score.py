@@ -89,8 +89,14 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
                    "such as tcp://HOST:PORT. Needs the dask extra. The result is identical.")
 @click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
               envvar="BLEUCLI_FORMAT", default=None,
-              help="Output format [default: json; text for --sentence-level]. Env: BLEUCLI_FORMAT.")
+              help="Output format [default: json; text for --sentence-level and -d]. "
+                   "Env: BLEUCLI_FORMAT, else SACREBLEU_FORMAT.")
 @click.option("-b", "--score-only", is_flag=True, help="Print only the score(s).")
+@click.option("-d", "--detail", is_flag=True,
+              help="With -t: the score of each original language and domain/country subset after the "
+                   "score (sacreBLEU's breakdown; text output).")
+@click.option("-nc", "--no-color", is_flag=True,
+              help="No colours (p-values, headers) even on a terminal; NO_COLOR=1 does the same.")
 @click.option("-w", "--width", type=click.IntRange(0, 30), default=OUTPUT_DEFAULTS.width, show_default=True,
               help="Decimal places of printed scores (JSON 'score' too, as in sacreBLEU; 'unrounded_score' is exact).")
 @click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
@@ -144,9 +150,16 @@ def _score(flags: dict[str, Any]) -> int:
         raise click.UsageError("--sentence-level takes one metric (-m)")
     if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work
         expected_signature_fields(options.expect_signature, [m.name for m in metrics])
-    inputs = _open_inputs(options, data, notices)
+    full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
+    inputs = _open_inputs(options, data, notices, full if options.output.detail else None)
     result = run(options, metrics, inputs)
-    finish(options, result, notices, tscli.json_extra(data) if data is not None else None)
+    detail = None
+    if options.output.detail and result.mode in ("corpus", "ci"):
+        if len(result.system_names) > 1:
+            notices.show("--detail breaks down one system's score: ignored with several systems")
+        else:
+            detail = tscli.detail_rows(options, data, metrics, full[0] if full else [])
+    finish(options, result, notices, tscli.json_extra(data) if data is not None else None, detail)
     return 0
 
 
@@ -159,10 +172,35 @@ def _options(flags: dict[str, Any]) -> RunOptions:
     if flags["confidence"] and (flags["paired_bs"] or flags["paired_ar"]):
         raise click.UsageError("--confidence is for one system; paired tests report intervals themselves")
     seed_text = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
-    return RunOptions.from_cli(flags, seed=resolve_seed(seed_text), color=False)
+    fmt = flags["output_format"] or _sacrebleu_format()
+    if flags["detail"] and fmt in (None, "json"):
+        fmt = "text"  # sacreBLEU: "the translationese info will interfere with JSON output"
+    return RunOptions.from_cli({**flags, "output_format": fmt}, seed=resolve_seed(seed_text),
+                               color=_use_color(flags["no_color"]))
 
 
-def _open_inputs(options: RunOptions, data: Any, notices: Notices) -> Inputs:
+def _sacrebleu_format() -> str | None:
+    """``SACREBLEU_FORMAT`` when it names one of sacreBLEU's formats (any case), as sacreBLEU reads it.
+
+    Only consulted when neither ``-f`` nor ``BLEUCLI_FORMAT`` is given: a flag
+    wins over a variable in bleucli (in sacreBLEU the variable wins).
+    """
+    value = os.environ.get("SACREBLEU_FORMAT", "").lower()
+    return value if value in ("json", "text", "latex") else None
+
+
+def _use_color(no_color: bool) -> bool:
+    """sacreBLEU's colours: only on a terminal (colorama strips them otherwise), off with -nc or NO_COLOR."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def _open_inputs(options: RunOptions, data: Any, notices: Notices, full: list[list[str]] | None = None) -> Inputs:
+    """The run's streams; with ``full`` (a list to fill) and a test set, each system's unfiltered lines too."""
     from ..inputs import open_references, open_system
     from ..pipeline import Inputs
     from . import testsets as tscli
@@ -185,13 +223,20 @@ def _open_inputs(options: RunOptions, data: Any, notices: Notices) -> Inputs:
         system_names.extend(names)
         systems.extend(streams)
     if data is not None:
+        if full is not None:
+            systems = [list(stream) for stream in systems]
+            full.extend(systems)
         systems = tscli.filter_systems(data, system_names, systems)
     return Inputs(system_names, systems, reference_names, references,
                   from_stdin=options.inputs.systems in ((), ("-",)))
 
 
-def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: dict[str, Any] | None) -> None:
-    """The final step of every mode: the expected signature, then the rendering, then stdout."""
+def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: dict[str, Any] | None,
+           detail: list[tuple[str, int, list[Any]]] | None = None) -> None:
+    """The final step of every mode: the expected signature, then the rendering, then stdout.
+
+    ``detail`` (``-d``) is printed after a single system's scores, as sacreBLEU does.
+    """
     from .. import render
     from ..pipeline import check_expected_signature
 
@@ -211,6 +256,8 @@ def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: d
         emit(render.confidence(result.confidence, output, test_set))
     else:
         emit(render.paired(result.paired, output))
+    if detail is not None:
+        emit(render.detail(detail, output))
 
 
 class Notices:
