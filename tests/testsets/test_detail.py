@@ -60,6 +60,7 @@ def test_detail_breaks_the_score_down_by_origlang_and_subset(env, corpus, tmp_pa
     assert result.stdout.decode() == EXPECTED_SGML.format(v=__version__)
 
 
+@pytest.mark.slow
 def test_detail_without_subset_information(env, corpus, tmp_path: Path) -> None:
     hyp = write_lines(tmp_path / "hyp", corpus.sys_b)
     result = run(env, ["-t", "toy-plain", "-l", "en-de", "-i", hyp, "-d", "-b"])
@@ -68,6 +69,7 @@ def test_detail_without_subset_information(env, corpus, tmp_path: Path) -> None:
         "No subset information found. Consider using --origlang argument."]
 
 
+@pytest.mark.slow
 def test_detail_with_origlang_breaks_down_that_language_only(env, corpus, tmp_path: Path) -> None:
     """sacreBLEU iterates the letters of --origlang here ('e', 'n') and crashes; bleucli takes the language."""
     hyp = hypotheses("toy-sgml", corpus, tmp_path)
@@ -82,6 +84,7 @@ def test_detail_with_origlang_breaks_down_that_language_only(env, corpus, tmp_pa
     ]
 
 
+@pytest.mark.slow
 def test_detail_is_ignored_with_several_systems(env, corpus, tmp_path: Path) -> None:
     hyp = hypotheses("toy-sgml", corpus, tmp_path)
     other = write_lines(tmp_path / "p.de", corpus.sys_p)
@@ -93,11 +96,11 @@ def test_detail_is_ignored_with_several_systems(env, corpus, tmp_path: Path) -> 
 @pytest.mark.oracle
 @pytest.mark.skipif(importlib.util.find_spec("sacrebleu") is None, reason="needs sacrebleu")
 @pytest.mark.parametrize(("name", "extra"), [
-    ("toy-sgml", ["-m", "bleu", "chrf"]),
-    ("toy-sgml", ["-m", "ter", "bleu", "-w", "4", "-b"]),
+    pytest.param("toy-sgml", ["-m", "bleu", "chrf"], marks=pytest.mark.slow),
+    pytest.param("toy-sgml", ["-m", "ter", "bleu", "-w", "4", "-b"], marks=pytest.mark.slow),
     pytest.param("toy-sgml", ["--subset", "politics", "-f", "json"], marks=pytest.mark.slow),
     pytest.param("toy-sgml", ["-ci", "-cin", "20", "-sh"], marks=pytest.mark.slow),
-    ("toy-xml", []),
+    pytest.param("toy-xml", [], marks=pytest.mark.slow),
     pytest.param("toy-xml", ["--subset", "news", "-m", "chrf", "-cw", "2"], marks=pytest.mark.slow),
     pytest.param("toy-plain", [], marks=pytest.mark.slow),
 ])
