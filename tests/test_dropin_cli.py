@@ -272,3 +272,61 @@ def test_sacrebleu_format_is_honoured_where_bleucli_format_is_unset(variables: d
                             capture_output=True, env=env, cwd=EXAMPLES)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(b"BLEU|" if shape == "text" else b"{")
+
+
+# ------------------------------------------------------------------ 7: help, global options before a command, README
+
+def test_help_is_an_overview_of_usages_grouped_options_commands_and_exit_codes() -> None:
+    from bleucli.cli import LAZY_COMMANDS
+    from bleucli.cli.report import ExitCode
+
+    for flag in ("--help", "-h"):
+        result = run_subprocess([flag])
+        assert result.returncode == 0 and result.stderr == b""
+        text = result.stdout.decode()
+        assert text.startswith("Usage: bleucli [OPTIONS] REF... [-i SYSTEM...]\n"
+                               "       bleucli [OPTIONS] COMMAND [ARGS]...\n")
+        assert "bleucli score" not in text.splitlines()[0]
+        sections = [line[:-1] for line in text.splitlines() if line and not line[0].isspace() and line.endswith(":")]
+        assert sections[:3] == ["Input", "Standard test sets", "Metrics"] and "Other options" not in sections
+        assert sections[-2:] == ["Commands", "Exit codes"]
+        commands = text.split("\nCommands:\n")[1].split("\n\n")[0]
+        assert {line.split()[0] for line in commands.splitlines()} == {"score", *LAZY_COMMANDS}
+        codes = text.split("\nExit codes:\n")[1]
+        assert [int(line.split()[0]) for line in codes.splitlines() if line[:3].strip().isdigit()] == \
+            [int(code) for code in ExitCode]
+
+
+def test_every_scoring_option_has_a_section() -> None:
+    from bleucli.cli.help import OTHER, grouped_help_records
+    from bleucli.cli.score import score
+
+    ctx = score.make_context("bleucli", [], resilient_parsing=True)
+    groups = grouped_help_records(score, ctx)
+    assert OTHER not in [title for title, _ in groups]
+    shown = sum(len(rows) for _, rows in groups)
+    assert shown == len([p for p in score.get_params(ctx) if isinstance(p, __import__("click").Option)])
+    assert "Exit codes:" in invoke(["score", "--help"]).stdout
+
+
+def test_options_before_a_command_apply_to_it(tmp_path: Path) -> None:
+    cache = tmp_path / "my cache"
+    result = run_subprocess(["--cache-dir", str(cache), "cache", "path"])
+    assert (result.returncode, result.stdout.decode()) == (0, f"{cache}\n"), result.stderr
+    for args in (["--cache-dir", str(cache), "cache", "list"], ["-q", "cache", "list"],
+                 [f"--cache-dir={cache}", "-q", "cache", "list"], ["-q", "score", "--version"]):
+        result = run_subprocess(args)
+        assert result.returncode == 0 and result.stderr == b"", (args, result.stderr)
+    result = run_subprocess(["--offline", "cache", "list"])
+    assert result.returncode == 2 and b"--offline does not apply to 'bleucli cache list'" in result.stderr
+
+
+def test_the_readme_has_no_command_that_pastes_as_a_pipeline_of_subcommands() -> None:
+    """`bleucli cache list | verify | ...` ran `verify` as a shell command."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(?:sh|console|bash)\n(.*?)```", readme, flags=re.S)
+    for line in (line for block in blocks for line in block.splitlines()):
+        for stage in line.split("#")[0].split("|")[1:]:
+            assert stage.split()[:1] != [] and stage.split()[0] not in ("verify", "remove", "path", "list"), line

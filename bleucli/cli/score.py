@@ -21,6 +21,7 @@ from ..options import (
 )
 from ..version import __version__
 from . import report
+from .help import GroupedCommand
 from .metric_options import metric_options
 from .output import emit
 from .significance import significance_options
@@ -49,7 +50,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("refs", nargs=-1, metavar="REF...")
 @click.option("-i", "--input", "inputs", multiple=True, metavar="FILE...",
               help="System output file(s); several make a table. '-' is stdin. Default: stdin.")
@@ -112,11 +113,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 def score(**options: Any) -> int:
     """Score hypotheses against reference files REF... with BLEU, chrF or TER.
 
-    Hypotheses come from stdin (one segment per line) or -i FILE...; give the
-    references before -i, or score against a standard test set with -t NAME -l PAIR.
-    Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 download
-    failed, 5 checksum/corrupt cache, 6 unsafe archive or bad registry,
-    7 signature mismatch, 141 broken pipe.
+    Hypotheses come from stdin (one segment per line; tab-separated columns are
+    several systems) or -i FILE...; give the references before -i, or score
+    against a standard test set with -t NAME -l PAIR.
     """
     return run_score(options)
 
