@@ -18,6 +18,7 @@ import pytest
 from bleucli import __version__
 from conftest import EXAMPLES, REPO, invoke, run_subprocess
 from fast_subset import slow_except
+from terminal import run_in_pty
 
 HAS_SACREBLEU = importlib.util.find_spec("sacrebleu") is not None
 SLOW = pytest.mark.slow
@@ -195,27 +196,6 @@ def test_stdin_columns_match_sacrebleu(mode: list[str]) -> None:
 
 # ------------------------------------------------------------------ 4: -nc, colours on a terminal, SACREBLEU_FORMAT
 
-def run_in_pty(argv: list[str], env: dict[str, str], tmp_path: Path) -> tuple[int, bytes]:
-    """Run ``argv`` with stdout on a pseudo-terminal (a real TTY to the process); its bytes, CRLF undone."""
-    import pty
-
-    master, slave = pty.openpty()
-    with open(tmp_path / "stderr", "wb") as err:
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=err, env=env, cwd=EXAMPLES)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    return proc.wait(), b"".join(chunks).replace(b"\r\n", b"\n")
-
-
 def _tty_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "SACREBLEU_FORMAT", "BLEUCLI_FORMAT")}
     env["PYTHONPATH"] = str(REPO)
@@ -230,11 +210,11 @@ RED_P_VALUE = "\x1b[31m(p = "
 @pytest.mark.slow
 def test_p_values_are_red_on_a_terminal_only(tmp_path: Path) -> None:
     bleucli = [sys.executable, "-m", "bleucli"]
-    code, tty = run_in_pty([*bleucli, *PAIRED], _tty_env(), tmp_path)
+    code, tty = run_in_pty([*bleucli, *PAIRED], _tty_env(), tmp_path, EXAMPLES)
     assert code == 0 and RED_P_VALUE.encode() in tty, tty
     assert b"\x1b[33mBaseline: Online-B.de\x1b[0m" in tty  # the baseline in yellow, as sacreBLEU
     for flags, env in ([["-nc"], _tty_env()], [["--no-color"], _tty_env()], [[], _tty_env(NO_COLOR="1")]):
-        code, plain = run_in_pty([*bleucli, *PAIRED, *flags], env, tmp_path)
+        code, plain = run_in_pty([*bleucli, *PAIRED, *flags], env, tmp_path, EXAMPLES)
         assert code == 0 and b"\x1b[" not in plain and b"(p = " in plain
     piped = subprocess.run([*bleucli, *PAIRED], capture_output=True, env=_tty_env(), cwd=EXAMPLES)
     assert piped.returncode == 0 and b"\x1b[" not in piped.stdout  # not a terminal: no colour
@@ -251,8 +231,8 @@ def test_p_values_are_red_on_a_terminal_only(tmp_path: Path) -> None:
                  marks=SLOW),
 ])
 def test_terminal_colours_match_sacrebleu(tmp_path: Path, args: list[str]) -> None:
-    code, ours = run_in_pty([sys.executable, "-m", "bleucli", *args], _tty_env(), tmp_path)
-    their_code, theirs = run_in_pty([sys.executable, "-m", "sacrebleu", *args], _tty_env(), tmp_path)
+    code, ours = run_in_pty([sys.executable, "-m", "bleucli", *args], _tty_env(), tmp_path, EXAMPLES)
+    their_code, theirs = run_in_pty([sys.executable, "-m", "sacrebleu", *args], _tty_env(), tmp_path, EXAMPLES)
     assert (code, their_code) == (0, 0)
     theirs = theirs.removesuffix(b"\x1b[0m")  # colorama resets the terminal at exit: invisible
     assert ours.decode() == theirs.decode().replace("version:2.6.0", f"version:{__version__}")

@@ -130,3 +130,22 @@ def _split_fields(text: str, key: str) -> list[str]:
     import re
 
     return [re.sub(rf"\|{re.escape(key)}:[^|\s]+", "", text)]
+
+
+@pytest.mark.oracle
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("sacrebleu") is None, reason="needs sacrebleu")
+def test_detail_colours_on_a_terminal_match_sacrebleu(env, corpus, tmp_path: Path) -> None:
+    """On a terminal sacreBLEU paints each -d label yellow; so does bleucli, byte for byte."""
+    from terminal import run_in_pty
+
+    args = ["-t", "toy-sgml", "-l", "en-de", "-i", hypotheses("toy-sgml", corpus, tmp_path), "-d", "-b"]
+    scratch = tmp_path / "sacrebleu"
+    scratch.mkdir()
+    environ = {k: v for k, v in env.environ.items() if k not in ("SACREBLEU_FORMAT", "NO_COLOR", "BLEUCLI_FORMAT")}
+    their_code, theirs = run_in_pty([sys.executable, str(SACREBLEU_CLI), str(scratch), *args], environ, tmp_path)
+    code, ours = run_in_pty([sys.executable, "-m", "bleucli", *args], {**environ, "PYTHONPATH": str(REPO)},
+                            tmp_path, REPO)
+    assert (code, their_code) == (0, 0)
+    assert b"\x1b[33moriglang=de domain=ALL      \x1b[0m: sentences=10" in ours
+    assert ours == theirs.removesuffix(b"\x1b[0m")  # colorama resets the terminal at exit: invisible
