@@ -310,3 +310,17 @@ def test_the_readme_has_no_command_that_pastes_as_a_pipeline_of_subcommands() ->
     for line in (line for block in blocks for line in block.splitlines()):
         for stage in line.split("#")[0].split("|")[1:]:
             assert stage.split()[:1] != [] and stage.split()[0] not in ("verify", "remove", "path", "list"), line
+
+
+@pytest.mark.oracle
+@pytest.mark.slow
+@needs_sacrebleu
+@pytest.mark.parametrize("extra", [[], ["-m", "chrf", "ter", "-b"], ["-f", "json", "-ci", "-cin", "20"]])
+def test_detail_without_a_test_set_matches_sacrebleu(extra: list[str]) -> None:
+    """-d with reference files: the score as text, then sacreBLEU's "No subset information found" line."""
+    args = ["ref.de", "-i", "Online-B.de", "-d", *extra]
+    theirs = sacrebleu(args, cwd=EXAMPLES)
+    ours = subprocess.run([sys.executable, "-m", "bleucli", *args], capture_output=True, cwd=EXAMPLES,
+                          env=_tty_env())
+    assert (ours.returncode, theirs.returncode) == (0, 0), ours.stderr
+    assert ours.stdout.decode() == theirs.stdout.decode().replace("2.6.0", __version__)
