@@ -107,6 +107,20 @@ class BleucliGroup(click.Group):
         self.format_commands(ctx, formatter)
         write_exit_codes(formatter)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with the first paragraph of its help, wrapped (click cuts it at the first period:
+        "GLEU for grammatical error correction (Napoles et al.")."""
+        import inspect
+
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                first = inspect.cleandoc(command.help or "").split("\n\n")[0]
+                rows.append((name, " ".join(first.split())))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
 
