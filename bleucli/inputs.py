@@ -2,7 +2,7 @@
 
 The CLI is a thin layer over these functions. Everything is a lazy stream of
 lines so that corpora of any size are scored in constant memory; tab-separated
-columns (``-nr N`` references in one file, ``--tsv`` systems on stdin) become
+columns (``-nr N`` references in one file, systems on stdin) become
 one stream per column. Problems raise :class:`~bleucli.errors.InputError`
 naming the file and line.
 """
@@ -40,34 +40,30 @@ def open_system(
     encoding: str = "utf-8",
     notices: list[str] | None = None,
     stdin: BinaryIO | None = None,
-    tsv: bool = False,
+    tsv: bool | None = None,
     *,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
 ) -> tuple[list[str], list[Iterable[str]]]:
-    """The system stream(s) of one input: a file, or stdin (``-``), split into columns with ``tsv``."""
+    """The system stream(s) of one input: a file, or stdin (``-``), whose tab-separated columns are systems.
+
+    stdin follows sacreBLEU: when its lines hold tabs, each column is a system
+    (``System 1``, ``System 2``...). ``tsv=None`` (the default) and
+    ``tsv=True`` both split; a line whose number of fields differs from the
+    first line's is an :class:`InputError` naming the line, never a silently
+    wrong score. ``tsv=False`` reads stdin as one system whose hypotheses may
+    contain tabs (as whitespace). Files are always one system.
+    """
     if path != "-":
         return [path], [FileLines(path, encoding, notices, max_line_bytes)]
     if stdin is None:
         raise InputError("standard input is closed; give hypotheses with -i FILE", STDIN_NAME)
-    if tsv:
-        lines = iter_lines(STDIN_NAME, stdin, encoding, notices, strip=False, max_line_bytes=max_line_bytes)
-        streams: list[Iterable[str]] = list(columns(lines, STDIN_NAME, None, "systems (--tsv)"))
-        return [f"System {k + 1}" for k in range(len(streams))], streams
-    return [STDIN_NAME], [_warn_on_tabs(iter_lines(STDIN_NAME, stdin, encoding, notices,
-                                                   max_line_bytes=max_line_bytes), notices)]
-
-
-def _warn_on_tabs(lines: Iterator[str], notices: list[str] | None) -> Iterator[str]:
-    """sacreBLEU turns tab-separated stdin into several systems; we score it as one and say so."""
-    warned = False
-    for number, line in enumerate(lines, 1):
-        if not warned and "\t" in line and notices is not None:
-            notices.append(
-                f"{STDIN_NAME}:{number} contains a tab; it is scored as a space inside one hypothesis "
-                "(use --tsv if stdin holds one system per column)"
-            )
-            warned = True
-        yield line
+    if tsv is False:
+        return [STDIN_NAME], [iter_lines(STDIN_NAME, stdin, encoding, notices, max_line_bytes=max_line_bytes)]
+    lines = iter_lines(STDIN_NAME, stdin, encoding, notices, strip=False, max_line_bytes=max_line_bytes)
+    streams: list[Iterable[str]] = list(columns(lines, STDIN_NAME, None, "systems"))
+    if len(streams) == 1:
+        return [STDIN_NAME], streams
+    return [f"System {k + 1}" for k in range(len(streams))], streams
 
 
 def columns(lines: Iterator[str], name: str, count: int | None, what: str) -> list[Iterator[str]]:
@@ -76,9 +72,15 @@ def columns(lines: Iterator[str], name: str, count: int | None, what: str) -> li
     Splitting happens *before* stripping, so an empty last field is an empty
     column rather than a missing one (sacreBLEU strips first and then reports
     a wrong field count). As in sacreBLEU, the last column may hold tabs when
-    ``count`` is given (``-nr``); with ``count=None`` (``--tsv``) every line
+    ``count`` is given (``-nr``); with ``count=None`` (systems on stdin) every line
     must have exactly as many fields as the first. The columns are consumed in lockstep, so ``tee``
     buffers at most a line or two.
+
+    Stripping follows sacreBLEU: references (``count`` given) lose trailing
+    whitespace at the end of the *line* only (sacreBLEU ``rstrip()``s the line
+    and then splits it), so ``'a b \tab'`` keeps the space of ``'a b '`` that
+    chrF's ``--chrf-whitespace`` counts; systems lose it at the end of every
+    field (sacreBLEU ``rstrip()``s each system's sentence).
     """
     fixed = count is not None
     first = next(lines, None)
@@ -93,8 +95,16 @@ def columns(lines: Iterator[str], name: str, count: int | None, what: str) -> li
         for number, line in enumerate(chain([first], lines), 1):
             fields = line.split("\t", maxsplit)
             if len(fields) != count:
-                raise InputError(f"expected {count} tab-separated {what}, found {len(fields)}", name, number)
-            yield [field.rstrip() for field in fields]
+                if fixed:
+                    raise InputError(f"expected {count} tab-separated {what}, found {len(fields)}", name, number)
+                raise InputError(
+                    f"{len(fields)} tab-separated fields where line 1 has {count}: every line holds one "
+                    f"hypothesis per system (--no-tsv: one system whose lines may contain tabs)", name, number)
+            if fixed:
+                fields[-1] = fields[-1].rstrip()
+                yield fields
+            else:
+                yield [field.rstrip() for field in fields]
 
     return [_column(copy, k) for k, copy in enumerate(tee(rows(), count))]
 

@@ -185,8 +185,10 @@ class OutputOptions(Frozen):
     short: bool = False
     score_only: bool = False
     quiet: bool = False
-    #: colour p-values (only ever on a terminal)
+    #: colour as sacreBLEU does on a terminal (p-values, table headers, intervals, --detail labels)
     color: bool = False
+    #: ``-d``: sacreBLEU's per-origlang / per-subset breakdown after a single system's scores
+    detail: bool = False
 
     def format_for(self, sentence_level: bool) -> str:
         return (self.format or ("text" if sentence_level else "json")).lower()
@@ -200,7 +202,9 @@ class InputOptions(Frozen):
     systems: tuple[str, ...] = ()
     num_refs: int = 1
     encoding: str = "utf-8"
-    tsv: bool = False
+    #: stdin's tab-separated columns are systems: ``None`` (sacreBLEU's default) and ``True`` split them,
+    #: ``False`` reads stdin as one system whose lines may hold tabs
+    tsv: bool | None = None
     #: the longest input line accepted, in bytes (0: no limit); bounds memory on endless input
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 
@@ -273,7 +277,7 @@ class RunOptions(Frozen):
             significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
                                              flags["paired_ar_n"], seed),
             output=OutputOptions(flags["output_format"], flags["width"], flags["short"], flags["score_only"],
-                                 flags["quiet"], color),
+                                 flags["quiet"], color, bool(flags.get("detail"))),
             testset=TestSetOptions(flags["test_set"], flags["langpair"], flags["origlang"], flags["subset"],
                                    flags["cache_dir"], flags["offline"] or None, flags["testsets_registry"]),
             sentence_level=sentence_level,

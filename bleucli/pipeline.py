@@ -132,6 +132,21 @@ def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Seque
     return RunResult(mode, signatures, system_names, paired=results)
 
 
+def detail_scores(metrics: Sequence[Metric[Any]], hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                  groups: Sequence[tuple[str, Sequence[bool]]]) -> list[tuple[str, int, list[Score]]]:
+    """sacreBLEU's ``--detail``: each group's segments (of the full, unfiltered set) scored by every metric.
+
+    ``groups`` are ``(label, keep)`` pairs (:func:`bleucli.testsets.detail_groups`);
+    the result is ``(label, number of segments, [score per metric])`` in the same order.
+    """
+    out = []
+    for label, keep in groups:
+        hyps = [h for h, k in zip(hypotheses, keep) if k]
+        refs = [[r for r, k in zip(stream, keep) if k] for stream in references]
+        out.append((label, len(hyps), [metric.corpus_score(hyps, refs) for metric in metrics]))
+    return out
+
+
 def expected_signature_fields(expected: str, names: Sequence[str]) -> tuple[int, dict[str, str]]:
     """Which metric an expected signature is about (its ``NAME|`` prefix, else the first), and its fields.
 
@@ -159,4 +174,4 @@ def check_expected_signature(expected: str | None, signatures: Sequence[Signatur
         raise SignatureMismatchError(differences)
 
 
-__all__ = ["Inputs", "RunResult", "run", "check_expected_signature", "expected_signature_fields"]
+__all__ = ["Inputs", "RunResult", "run", "check_expected_signature", "expected_signature_fields", "detail_scores"]

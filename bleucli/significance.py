@@ -40,6 +40,7 @@ numpy is imported inside the functions that need it, so importing this module
 
 from __future__ import annotations
 
+import math
 import statistics as _stats
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -389,6 +390,15 @@ def _estimate(scores: Any) -> tuple[float, float]:
     return float(ordered.mean()), float(0.5 * (ordered[high] - ordered[low]))
 
 
+def _finite_interval(metric: str, mean: float, ci: float) -> tuple[float, float]:
+    """Refuse an interval that overflowed: BLEU with a huge floor smoothing value scores inf, and inf - inf
+    is NaN (sacreBLEU prints ``μ = inf ± nan``); a NaN is never a result."""
+    if math.isnan(mean) or math.isnan(ci) or math.isinf(ci):
+        raise OptionError(f"no confidence interval: {metric}'s resampled scores overflow to inf "
+                          f"(a smaller --smooth-value gives finite scores)")
+    return mean, ci
+
+
 def _p_value(statistic: Any, observed: float) -> float:
     """(c + 1) / (N + 1), c counting trials strictly more extreme than observed (multeval)."""
     np = _numpy()
@@ -415,11 +425,12 @@ def confidence_interval(
     ordered = sorted(_score_matrix(metric, sums).tolist())
     low = n_samples // 40
     high = n_samples - low - 1
+    mean, ci = _finite_interval(corpus.name, _stats.mean(ordered), 0.5 * (ordered[high] - ordered[low]))
     return ConfidenceResult(
         metric=corpus.name,
         score=corpus.score,
-        mean=_stats.mean(ordered),
-        ci=0.5 * (ordered[high] - ordered[low]),
+        mean=mean,
+        ci=ci,
         n_samples=n_samples,
         seed=seed,
         signature=corpus.signature.with_fields(bs=n_samples, seed=seed_label(seed)),
@@ -447,6 +458,9 @@ def _prepare(
         raise OptionError(f"{len(labels)} names given for {1 + len(systems)} systems (baseline first)")
     scores = [metric.score_from_statistics(metric.aggregate(_as_rows(s)), nrefs)
               for s in (baseline_stats, *systems_stats)]
+    if any(math.isinf(score.score) for score in scores):  # inf - inf: every difference would be NaN
+        raise OptionError(f"paired tests need finite scores, but {scores[0].name} is inf "
+                          "(a smaller --smooth-value gives finite scores)")
     return baseline, systems, scores, labels
 
 
@@ -497,13 +511,13 @@ def paired_bootstrap(
     scored = score_matrices(metric, matrices, jobs)
 
     signature = scores[0].signature.with_fields(bs=n_samples, seed=seed_label(seed))
-    bl_mean, bl_ci = _estimate(scored[0])
+    bl_mean, bl_ci = _finite_interval(scores[0].name, *_estimate(scored[0]))
     baseline_row = SystemResult(labels[0], scores[0].name, scores[0].score, bl_mean, bl_ci, None,
                                 signature, is_baseline=True)
     rows = []
     for k, (b, s) in enumerate(zip(bl_index, sys_index)):
         sys_scores, bl_scores = scored[s], scored[b]
-        mean, ci = _estimate(sys_scores)
+        mean, ci = _finite_interval(scores[0].name, *_estimate(sys_scores))
         diffs = np.abs(sys_scores - bl_scores)
         observed = abs(scores[0].score - scores[k + 1].score)
         p = _p_value(diffs - diffs.mean(), observed)

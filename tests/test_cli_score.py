@@ -120,17 +120,17 @@ def test_num_refs_accepts_an_empty_last_field(tmp_path) -> None:
     assert result.exit_code == 0, result.stderr
 
 
-def test_tsv_stdin_is_several_systems_only_when_asked(example_ref: str) -> None:
+def test_tsv_stdin_is_several_systems_unless_told_otherwise(example_ref: str) -> None:
     hyps = lines(EXAMPLES / "Online-B.de")
     others = lines(EXAMPLES / "Lan-Bridge.de")
     data = "".join(f"{a}\t{b}\n" for a, b in zip(hyps, others))
-    asked = invoke([example_ref, "--tsv"], input=data)
-    names = [entry["system"] for entry in json.loads(asked.stdout)]
-    assert names == ["System 1", "System 2"]
-    not_asked = invoke([example_ref], input=data)
-    assert not_asked.exit_code == 0
-    assert isinstance(json.loads(not_asked.stdout), dict)  # one system, never a silent table
-    assert "contains a tab" in not_asked.stderr
+    for flags in ([], ["--tsv"]):  # sacreBLEU's guess is the default; --tsv says it explicitly
+        asked = invoke([example_ref, *flags], input=data)
+        names = [entry["system"] for entry in json.loads(asked.stdout)]
+        assert names == ["System 1", "System 2"]
+    one_column = invoke([example_ref, "--no-tsv"], input=data)
+    assert one_column.exit_code == 0 and one_column.stderr == ""
+    assert isinstance(json.loads(one_column.stdout), dict)  # one system whose lines hold tabs
 
 
 def test_byte_order_mark_is_kept_with_a_warning(tmp_path, example_ref: str, example_sys: str) -> None:

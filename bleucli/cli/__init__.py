@@ -55,9 +55,71 @@ class BleucliGroup(click.Group):
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or args[0] not in self.list_commands(ctx):
-            args = [DEFAULT_COMMAND, *args]
+        if args[:1] not in (["-h"], ["--help"]):  # `bleucli --help`: the overview, below
+            args = self._route(ctx, args)
         return super().parse_args(ctx, args)
+
+    def _route(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """``score`` unless a subcommand is named, also after options (``bleucli -q cache list``).
+
+        Options before a subcommand are given to it (``bleucli --cache-dir X
+        cache list`` is ``bleucli cache list --cache-dir X``); ``-q`` silences
+        the warnings of a subcommand that has no ``-q`` of its own; any other
+        option the subcommand does not take is a usage error naming it.
+        """
+        commands = set(self.list_commands(ctx))
+        if args and args[0] in commands:
+            return args
+        score = self.get_command(ctx, DEFAULT_COMMAND)
+        assert score is not None
+        leading = _leading_options(score, args)
+        position = sum(len(tokens) for tokens in leading)
+        if not leading or position >= len(args) or args[position] not in commands:
+            return [DEFAULT_COMMAND, *args]
+        path, rest = [args[position]], args[position + 1:]
+        command = self.get_command(ctx, path[0])
+        while isinstance(command, click.Group) and rest and rest[0] in command.list_commands(ctx):
+            path.append(rest.pop(0))
+            command = command.get_command(ctx, path[-1])
+        assert command is not None
+        accepted = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
+        given: list[str] = []
+        for tokens in leading:
+            option = tokens[0].split("=", 1)[0]
+            if option in accepted:
+                given.extend(tokens)
+            elif option in ("-q", "--quiet"):
+                report.set_quiet(True)
+            else:
+                raise click.UsageError(f"{option} does not apply to 'bleucli {' '.join(path)}'")
+        return [*path, *given, *rest]
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The overview: usage, the scoring options grouped by purpose, every command, the exit codes."""
+        from .help import write_exit_codes, write_grouped_options
+
+        self.format_usage(ctx, formatter)
+        self.format_help_text(ctx, formatter)
+        score = self.get_command(ctx, DEFAULT_COMMAND)
+        assert score is not None
+        with score.make_context(ctx.command_path, [], parent=ctx, resilient_parsing=True) as score_ctx:
+            write_grouped_options(score, score_ctx, formatter)
+        self.format_commands(ctx, formatter)
+        write_exit_codes(formatter)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with the first paragraph of its help, wrapped (click cuts it at the first period:
+        "GLEU for grammatical error correction (Napoles et al.")."""
+        import inspect
+
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                first = inspect.cleandoc(command.help or "").split("\n\n")[0]
+                rows.append((name, " ".join(first.split())))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
@@ -82,7 +144,8 @@ class BleucliGroup(click.Group):
             return super().invoke(ctx)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        formatter.write_usage(ctx.command_path, "[SCORE OPTIONS] REF... | COMMAND [ARGS]...")
+        formatter.write_usage(ctx.command_path, "[OPTIONS] REF... [-i SYSTEM...]")
+        formatter.write_usage(ctx.command_path, "[OPTIONS] COMMAND [ARGS]...", prefix="       ")
 
     def main(
         self,
@@ -93,8 +156,7 @@ class BleucliGroup(click.Group):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
-        if argv[:1] in (["-h"], ["--help"]):
-            argv = [DEFAULT_COMMAND, *argv]
+        report.set_quiet(False)  # `-q` before a subcommand sets it for this run only
         code = _run_guarded(
             lambda: super(BleucliGroup, self).main(
                 expand_greedy_options(argv), prog_name or "bleucli", complete_var,
@@ -110,7 +172,10 @@ class BleucliGroup(click.Group):
 def cli() -> None:
     """Reproducible BLEU: sacreBLEU-exact scores with versioned signatures.
 
-    Run `bleucli score --help` (or `bleucli -h`) for the scoring options.
+    `bleucli REF... [-i SYSTEM...]` scores (the `score` command, sacreBLEU's
+    command line); the other commands below do other jobs (`bleucli COMMAND
+    --help`). Options given before a command apply to it: `bleucli -q cache
+    list`, `bleucli --cache-dir DIR cache list`.
     """
 
 
@@ -134,6 +199,19 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code instead of exiting."""
     return int(cli.main(argv, prog_name="bleucli", standalone_mode=False))
+
+
+def _leading_options(command: click.Command, args: list[str]) -> list[list[str]]:
+    """The options at the start of ``args``, each with its value when ``command`` says it takes one."""
+    takes_value = {opt for param in command.params if isinstance(param, click.Option) and not param.is_flag
+                   and not param.count for opt in param.opts}
+    out: list[list[str]] = []
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] not in ("-", "--"):
+        width = 2 if args[i] in takes_value and i + 1 < len(args) else 1
+        out.append(args[i:i + width])
+        i += width
+    return out
 
 
 class _PipeClosed(Exception):

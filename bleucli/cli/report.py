@@ -33,6 +33,22 @@ class ExitCode(IntEnum):
     BROKEN_PIPE = 141  # stdout closed early (e.g. `| head`), as a SIGPIPE death would report
 
 
+#: What each exit code means, for ``--help`` (the README's table says the same at length).
+EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
+    ExitCode.OK: "success",
+    ExitCode.INTERNAL: "internal error: a bug in bleucli (BLEUCLI_DEBUG=1 shows the traceback)",
+    ExitCode.USAGE: "usage: unknown or invalid option, conflicting options",
+    ExitCode.DATA: "bad input data (file, line, encoding, line counts, tab fields) or an unusable cache",
+    ExitCode.NETWORK: "a download failed",
+    ExitCode.INTEGRITY: "checksum mismatch, or test-set data not cached while --offline",
+    ExitCode.UNSAFE: "unsafe archive, refused redirect or invalid test-set registry",
+    ExitCode.SIGNATURE_MISMATCH: "signature mismatch (--expect-signature, signature diff)",
+    ExitCode.WORSE: "compare --fail-if-worse: a system is significantly worse than the baseline",
+    ExitCode.OUTPUT: "the result could not be written (disk full, closed stdout)",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
+    ExitCode.BROKEN_PIPE: "stdout closed early (| head): bleucli stops quietly",
+}
+
 #: Exception classes added by later features register their exit code here
 #: (checked in order, most specific first).
 _CODES: list[tuple[type[BaseException], ExitCode]] = [
@@ -81,9 +97,20 @@ def error(message: str) -> None:
     _write_stderr(f"bleucli: error: {one_line(message)}")
 
 
+#: ``bleucli -q COMMAND`` for a command without a ``-q`` of its own: no warnings for this run.
+_quiet = False
+
+
+def set_quiet(quiet: bool) -> None:
+    """Silence (or restore) :func:`warning` for the rest of this run; errors are always written."""
+    global _quiet
+    _quiet = quiet
+
+
 def warning(message: str) -> None:
-    """Write ``bleucli: warning: <message>`` to stderr."""
-    _write_stderr(f"bleucli: warning: {one_line(message)}")
+    """Write ``bleucli: warning: <message>`` to stderr (unless ``-q`` came before a subcommand)."""
+    if not _quiet:
+        _write_stderr(f"bleucli: warning: {one_line(message)}")
 
 
 def _write_stderr(line: str) -> None:

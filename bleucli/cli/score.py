@@ -21,6 +21,7 @@ from ..options import (
 )
 from ..version import __version__
 from . import report
+from .help import GroupedCommand
 from .metric_options import metric_options
 from .output import emit
 from .significance import significance_options
@@ -49,7 +50,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("refs", nargs=-1, metavar="REF...")
 @click.option("-i", "--input", "inputs", multiple=True, metavar="FILE...",
               help="System output file(s); several make a table. '-' is stdin. Default: stdin.")
@@ -57,8 +58,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="Split the single reference file on tabs into this many references.")
 @click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
               help="Encoding of reference and hypothesis input (decoded strictly).")
-@click.option("--tsv", is_flag=True,
-              help="stdin holds one system per tab-separated column (sacreBLEU guesses this; bleucli needs the flag).")
+@click.option("--tsv/--no-tsv", default=None,
+              help="stdin: one system per tab-separated column (the default, as in sacreBLEU; lines whose "
+                   "number of tabs differs are an error), or --no-tsv: one system whose lines may hold tabs.")
 @click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
               help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
 @click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
@@ -88,8 +90,14 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
                    "such as tcp://HOST:PORT. Needs the dask extra. The result is identical.")
 @click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
               envvar="BLEUCLI_FORMAT", default=None,
-              help="Output format [default: json; text for --sentence-level]. Env: BLEUCLI_FORMAT.")
+              help="Output format [default: json; text for --sentence-level and -d]. "
+                   "Env: BLEUCLI_FORMAT, else SACREBLEU_FORMAT.")
 @click.option("-b", "--score-only", is_flag=True, help="Print only the score(s).")
+@click.option("-d", "--detail", is_flag=True,
+              help="With -t: the score of each original language and domain/country subset after the "
+                   "score (sacreBLEU's breakdown; text output).")
+@click.option("-nc", "--no-color", is_flag=True,
+              help="No colours (p-values, headers) even on a terminal; NO_COLOR=1 does the same.")
 @click.option("-w", "--width", type=click.IntRange(0, 30), default=OUTPUT_DEFAULTS.width, show_default=True,
               help="Decimal places of printed scores (JSON 'score' too, as in sacreBLEU; 'unrounded_score' is exact).")
 @click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
@@ -105,11 +113,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 def score(**options: Any) -> int:
     """Score hypotheses against reference files REF... with BLEU, chrF or TER.
 
-    Hypotheses come from stdin (one segment per line) or -i FILE...; give the
-    references before -i, or score against a standard test set with -t NAME -l PAIR.
-    Exit codes: 0 ok, 1 internal error, 2 usage, 3 bad input data, 4 download
-    failed, 5 checksum/corrupt cache, 6 unsafe archive or bad registry,
-    7 signature mismatch, 141 broken pipe.
+    Hypotheses come from stdin (one segment per line; tab-separated columns are
+    several systems) or -i FILE...; give the references before -i, or score
+    against a standard test set with -t NAME -l PAIR.
     """
     return run_score(options)
 
@@ -143,9 +149,16 @@ def _score(flags: dict[str, Any]) -> int:
         raise click.UsageError("--sentence-level takes one metric (-m)")
     if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work
         expected_signature_fields(options.expect_signature, [m.name for m in metrics])
-    inputs = _open_inputs(options, data, notices)
+    full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
+    inputs = _open_inputs(options, data, notices, full if options.output.detail else None)
     result = run(options, metrics, inputs)
-    finish(options, result, notices, tscli.json_extra(data) if data is not None else None)
+    detail = None
+    if options.output.detail and result.mode in ("corpus", "ci"):
+        if len(result.system_names) > 1:
+            notices.show("--detail breaks down one system's score: ignored with several systems")
+        else:
+            detail = tscli.detail_rows(options, data, metrics, full[0] if full else [])
+    finish(options, result, notices, tscli.json_extra(data) if data is not None else None, detail)
     return 0
 
 
@@ -158,10 +171,35 @@ def _options(flags: dict[str, Any]) -> RunOptions:
     if flags["confidence"] and (flags["paired_bs"] or flags["paired_ar"]):
         raise click.UsageError("--confidence is for one system; paired tests report intervals themselves")
     seed_text = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
-    return RunOptions.from_cli(flags, seed=resolve_seed(seed_text), color=False)
+    fmt = flags["output_format"] or _sacrebleu_format()
+    if flags["detail"] and fmt in (None, "json"):
+        fmt = "text"  # sacreBLEU: "the translationese info will interfere with JSON output"
+    return RunOptions.from_cli({**flags, "output_format": fmt}, seed=resolve_seed(seed_text),
+                               color=_use_color(flags["no_color"]))
 
 
-def _open_inputs(options: RunOptions, data: Any, notices: Notices) -> Inputs:
+def _sacrebleu_format() -> str | None:
+    """``SACREBLEU_FORMAT`` when it names one of sacreBLEU's formats (any case), as sacreBLEU reads it.
+
+    Only consulted when neither ``-f`` nor ``BLEUCLI_FORMAT`` is given: a flag
+    wins over a variable in bleucli (in sacreBLEU the variable wins).
+    """
+    value = os.environ.get("SACREBLEU_FORMAT", "").lower()
+    return value if value in ("json", "text", "latex") else None
+
+
+def _use_color(no_color: bool) -> bool:
+    """sacreBLEU's colours: only on a terminal (colorama strips them otherwise), off with -nc or NO_COLOR."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def _open_inputs(options: RunOptions, data: Any, notices: Notices, full: list[list[str]] | None = None) -> Inputs:
+    """The run's streams; with ``full`` (a list to fill) and a test set, each system's unfiltered lines too."""
     from ..inputs import open_references, open_system
     from ..pipeline import Inputs
     from . import testsets as tscli
@@ -178,16 +216,26 @@ def _open_inputs(options: RunOptions, data: Any, notices: Notices) -> Inputs:
         stdin = _stdin_stream() if path == "-" else None
         names, streams = open_system(path, options.inputs.encoding, notices.pending, stdin, options.inputs.tsv,
                                      max_line_bytes=options.inputs.max_line_bytes)
+        if options.sentence_level and len(names) > 1:
+            raise click.UsageError(f"--sentence-level scores one system, but stdin has {len(names)} tab-separated "
+                                   "columns (--no-tsv: one system whose lines may hold tabs)")
         system_names.extend(names)
         systems.extend(streams)
     if data is not None:
+        if full is not None:
+            systems = [list(stream) for stream in systems]
+            full.extend(systems)
         systems = tscli.filter_systems(data, system_names, systems)
     return Inputs(system_names, systems, reference_names, references,
                   from_stdin=options.inputs.systems in ((), ("-",)))
 
 
-def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: dict[str, Any] | None) -> None:
-    """The final step of every mode: the expected signature, then the rendering, then stdout."""
+def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: dict[str, Any] | None,
+           detail: list[tuple[str, int, list[Any]]] | None = None) -> None:
+    """The final step of every mode: the expected signature, then the rendering, then stdout.
+
+    ``detail`` (``-d``) is printed after a single system's scores, as sacreBLEU does.
+    """
     from .. import render
     from ..pipeline import check_expected_signature
 
@@ -207,6 +255,8 @@ def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: d
         emit(render.confidence(result.confidence, output, test_set))
     else:
         emit(render.paired(result.paired, output))
+    if detail is not None:
+        emit(render.detail(detail, output))
 
 
 class Notices:
@@ -234,8 +284,9 @@ def _check_conflicts(options: RunOptions) -> None:
         raise click.UsageError("--sentence-level scores one system: --tsv cannot be used with it")
     if options.sentence_level and options.significance.test is not None:
         raise click.UsageError("statistical tests are unavailable in sentence-level mode (-sl)")
-    if options.inputs.tsv and systems and "-" not in systems:
-        raise click.UsageError("--tsv applies to stdin, but hypotheses come from -i files")
+    if options.inputs.tsv is not None and systems and "-" not in systems:
+        flag = "--tsv" if options.inputs.tsv else "--no-tsv"
+        raise click.UsageError(f"{flag} applies to stdin, but hypotheses come from -i files")
     duplicates = sorted({p for p in systems if systems.count(p) > 1})
     if duplicates:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")

@@ -266,6 +266,36 @@ def filter_systems(data: Any, names: list[str], streams: list[Any]) -> list[list
     return [data.filter_hypotheses(list(stream), source=name) for name, stream in zip(names, streams)]
 
 
+def detail_rows(options: RunOptions, data: Any, metrics: Any, hypotheses: list[str]) -> list[Any]:
+    """``-d``: each original language / subset group scored (an empty list without subset information).
+
+    Like sacreBLEU, the groups are cut from the *full* set (the reference
+    files, or a set without original languages, give none), and the metrics
+    are listed in the order ``-m`` names them.
+    """
+    if data is None:
+        return []
+    from .. import testsets as ts
+    from ..pipeline import detail_scores
+
+    t = options.testset
+    with _cache_errors(f"prepare {t.test_set}", {"cache_dir": t.cache_dir}):
+        groups = ts.detail_groups(t.test_set, t.langpair, origlang=t.origlang, subset=t.subset,
+                                  **_library_kwargs(t))
+        if not groups:
+            return []
+        full = data if t.origlang is None and t.subset is None else ts.load_test_data(
+            t.test_set, t.langpair, **_library_kwargs(t))
+    requested = [name.lower() for name in options.metrics.requested] or ["bleu"]
+    ordered = sorted(metrics, key=lambda m: requested.index(_metric_option(m.name)))
+    return detail_scores(ordered, hypotheses, full.references, [(g.key, g.keep) for g in groups])
+
+
+def _metric_option(name: str) -> str:
+    """The ``-m`` value of a metric by its score name (``chrF2++`` -> ``chrf``)."""
+    return "chrf" if name.startswith("chrF") else name.lower()
+
+
 def json_extra(data: Any) -> dict[str, Any]:
     """The JSON ``test_set`` object: the set's names, pair, filters and the reference data hash."""
     return {"name": data.test, "language_pair": data.pair, "data_sha256": data.data_hash,

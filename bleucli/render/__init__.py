@@ -45,7 +45,7 @@ def corpus(names: Sequence[str], scores: Sequence[Sequence[Score]], output: Outp
             return "\n".join(f"{s.score:.{width}f}" for row in scores for s in row)
         if fmt == "json":
             return to_json(systems_records(names, scores, width), indent=4)
-        return systems_table(names, scores, width, output.short, latex=fmt == "latex")
+        return systems_table(names, scores, width, output.short, latex=fmt == "latex", color=output.color)
     row = scores[0]
     if output.score_only:
         if fmt == "json" and len(row) > 1:  # sacreBLEU: a bare list of the rounded numbers
@@ -77,7 +77,7 @@ def confidence(results: Sequence[ConfidenceResult], output: OutputOptions,
         check_finite(result.corpus)
     if output.format_for(sentence_level=False) == "json" and not output.score_only:
         return confidence_json(results, output.width, test_set)
-    lines = [confidence_line(r, output.width, output.score_only, output.short) for r in results]
+    lines = [confidence_line(r, output.width, output.score_only, output.short, output.color) for r in results]
     return "\n".join(lines if output.score_only else align_on_equals(lines))
 
 
@@ -87,6 +87,13 @@ def paired(results: Sequence[PairedResult], output: OutputOptions) -> str:
 
     return render_paired(results, output.format_for(sentence_level=False), width=output.width,
                          short=output.short, color=output.color)
+
+
+def detail(rows: Sequence[tuple[str, int, Sequence[Score]]], output: OutputOptions) -> str:
+    """``-d``: sacreBLEU's per-origlang / per-subset lines (or its "No subset information" line)."""
+    from .text import detail_lines
+
+    return "\n".join(detail_lines(rows, output.width, output.color))
 
 
 def comparison(result: Comparison, fmt: str) -> str:
@@ -100,5 +107,5 @@ def comparison(result: Comparison, fmt: str) -> str:
     return comparison_markdown(result) if fmt == "markdown" else comparison_json(result)
 
 
-__all__ = ["corpus", "sentence", "confidence", "paired", "comparison", "score_record", "score_line",
+__all__ = ["corpus", "sentence", "confidence", "paired", "detail", "comparison", "score_record", "score_line",
            "check_finite", "to_json", "rounded"]

@@ -13,8 +13,11 @@ Two forms of the same record:
   (:data:`BLEUCLI_KEYS`). So a script written for sacreBLEU reads the same
   values, and the types of every key are the same for BLEU, chrF and TER.
 
-Every score is checked to be finite before it becomes a record, and JSON is
-written with ``allow_nan=False``: a NaN is never printed.
+Every score is checked before it becomes a record: a NaN or a negative
+score is a bug and never printed. BLEU may exceed 100, up to ``inf``, with
+floor smoothing above 1 (``-s floor -sv 1e6`` gives 2236.07, ``-sv 1e308``
+inf), and sacreBLEU prints those values: so do we, in JSON as sacreBLEU's
+``json.dumps`` writes them (``Infinity``, which Python reads back).
 """
 
 from __future__ import annotations
@@ -47,9 +50,14 @@ _SIGNATURE_KEYS = _signature_keys()
 
 
 def check_finite(score: Score) -> None:
-    """Never print nan/inf: a non-finite or out-of-range score is a bug, not a result."""
-    upper = float("inf") if score.name == "TER" else 100.0 + _ROUNDING_SLACK
-    if not math.isfinite(score.score) or not (0.0 <= score.score <= upper):
+    """Never print NaN or an impossible score: that is a bug, not a result.
+
+    BLEU is unbounded above (floor smoothing adds ``-sv`` to every order's
+    matches and totals, so ``-sv 1e6`` scores 2236.07 and ``-sv 1e308`` inf, as
+    in sacreBLEU); TER too; chrF never exceeds 100.
+    """
+    upper = 100.0 + _ROUNDING_SLACK if score.name.startswith("chrF") else math.inf
+    if math.isnan(score.score) or not (0.0 <= score.score <= upper):
         raise RuntimeError(f"{score.name} came out as {score.score!r}")
 
 
@@ -126,7 +134,27 @@ def systems_records(names: Sequence[str], scores: Sequence[Sequence[Score]], wid
 
 def to_json(data: Any, indent: int = 1) -> str:
     """JSON as bleucli prints it: sacreBLEU's indent (1, or 4 for tables), UTF-8, no NaN ever."""
-    return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
+    return _dumps(data, indent=indent)
+
+
+def _dumps(data: Any, indent: int | None = None) -> str:
+    """``json.dumps`` refusing NaN but writing an infinite value as ``Infinity``, as sacreBLEU's JSON does."""
+    try:
+        return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        if _has_nan(data):
+            raise
+        return json.dumps(data, indent=indent, ensure_ascii=False)
+
+
+def _has_nan(data: Any) -> bool:
+    if isinstance(data, float):
+        return math.isnan(data)
+    if isinstance(data, dict):
+        return any(_has_nan(value) for value in data.values())
+    if isinstance(data, (list, tuple)):
+        return any(_has_nan(value) for value in data)
+    return False
 
 
 def json_list(items: Sequence[Any]) -> str:
@@ -136,4 +164,4 @@ def json_list(items: Sequence[Any]) -> str:
 
 def json_line(data: Any) -> str:
     """One compact JSON object on one line (sentence-level JSON lines)."""
-    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    return _dumps(data)

@@ -17,18 +17,13 @@ from typing import Any
 from ..significance import ConfidenceResult, PairedResult, SystemResult
 from .records import json_list, score_record, to_json
 from .tables import fancy_grid, latex_booktabs
+from .text import paint as _paint
 from .text import signatures_block
 
 #: sacreBLEU marks p <= 0.05 with a star (its explanation says "< 0.05"; the code says <=).
 SIGNIFICANCE_LEVEL = 0.05
 FORMATS = ("text", "json", "latex")
 
-_COLORS = {"red": "\x1b[31m", "green": "\x1b[32m", "yellow": "\x1b[33m", "cyan": "\x1b[36m"}
-_RESET = "\x1b[0m"
-
-
-def _paint(text: str, color: str, enabled: bool) -> str:
-    return f"{_COLORS[color]}{text}{_RESET}" if enabled else text
 
 
 # -- single system ---------------------------------------------------------------------

@@ -13,7 +13,7 @@ _API = (
     "list_testsets", "language_pairs", "describe", "citation", "fields", "download",
     "get_field_lines", "get_source", "get_references", "reference_fields", "echo", "echo_fields",
     "split_test_sets",
-    "load_test_data", "TestData", "data_hash", "default_tokenizer",
+    "load_test_data", "TestData", "data_hash", "default_tokenizer", "detail_groups", "DetailGroup",
 )
 
 __all__ = list(_API)

@@ -237,6 +237,76 @@ def echo(test_sets: str | Sequence[str], pair: str, requested: Sequence[str], *,
     return out
 
 
+@dataclass(frozen=True)
+class DetailGroup:
+    """One line of sacreBLEU's ``--detail``: its label and which segments of the full set(s) it keeps."""
+
+    #: ``origlang=en domain=ALL``, ``origlang=en domain=news``, ``origlang=de country=US``...
+    key: str
+    #: one flag per segment of the concatenated sets, unfiltered (as hypotheses are given)
+    keep: tuple[bool, ...]
+
+
+def _subset_label(subset: str | None) -> str:
+    if subset is None:
+        return "domain=ALL"
+    if subset.startswith("country:"):
+        return f"country={subset[len('country:'):]}"
+    return f"domain={subset}"
+
+
+def detail_groups(test_sets: str | Sequence[str], pair: str, *, origlang: str | None = None,
+                  subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
+                  progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[DetailGroup]:
+    """sacreBLEU's ``--detail`` breakdown (``print_subset_results``): one group per original language
+    and per domain (or ``country:``) subset, in its order, empty groups left out.
+
+    The original languages are the documents' (sorted), or ``origlang`` alone
+    when given; each is taken whole (``domain=ALL``) and then per subset:
+    ``subset`` alone when given, otherwise every domain of a WMT XML set and
+    every ``country:XX`` and domain of an SGML set's subset annotations
+    (sorted). Segments are selected exactly as by ``--origlang``/``--subset``.
+    An empty list means the set(s) carry no original language (sacreBLEU
+    then says "No subset information found"). Documents without an
+    ``origlang`` attribute form no group (sacreBLEU makes one of the whole
+    ``<doc ...>`` line).
+    """
+    reg = _registry(registry)
+    names = split_test_sets(test_sets)
+    loaded: list[tuple[TestSet, list[str] | None]] = []
+    origlangs: set[str] = set()
+    subsets: set[str] = set()
+    for name in names:
+        testset = reg.get(name)
+        testset.pair(pair)
+        records = None
+        if testset.format in ("wmt-sgml", "wmt-xml"):
+            records = _load(name, pair, [".filter"], cache_dir, offline, progress, reg)[2][".filter"]
+        loaded.append((testset, records))
+        for record in records or ():
+            _, doc_origlang, third = json.loads(record)
+            if doc_origlang is not None:
+                origlangs.add(doc_origlang)
+            if testset.format == "wmt-xml" and third is not None:
+                subsets.add(third)
+        if testset.format == "wmt-sgml":
+            for annotation in testset.subsets.values():
+                country, _, domain = annotation.partition("-")  # "GB-politics": country GB, domain politics
+                subsets.add(f"country:{country}")
+                if domain:
+                    subsets.add(domain.split("-")[0])
+    wanted = [origlang] if origlang else sorted(origlangs)
+    groups = []
+    for lang in wanted:
+        for sub in [None, *([subset] if subset is not None else sorted(subsets))]:
+            keep: list[bool] = []
+            for testset, records in loaded:
+                keep.extend(_mask(testset, pair, records, lang, sub))
+            if any(keep):
+                groups.append(DetailGroup(f"origlang={lang} {_subset_label(sub)}", tuple(keep)))
+    return groups
+
+
 def get_source(name: str, pair: str, **kwargs: Any) -> list[str]:
     """The source lines of a (set, pair)."""
     return get_field_lines(name, pair, "src", **kwargs)

@@ -67,20 +67,25 @@ def main() -> None:
         regenerate(Path(scratch))
 
 
-def regenerate(root: Path) -> None:
+def install(root: Path) -> dict:
+    """Lay the toy sets out in sacreBLEU's cache ``root`` and register them in its ``DATASETS``.
+
+    Returns ``{name: (dataset, langpairs)}``. sacreBLEU reads ``$SACREBLEU`` when
+    it is imported, so this sets it first (the CLI helper of the ``--detail``
+    oracle test runs sacreBLEU's ``main`` on them too).
+    """
     from tests.testsets.conftest import SUBSETS, build_corpus
 
     corpus = build_corpus()
     os.environ["SACREBLEU"] = str(root)
     import sacrebleu.dataset as sds
     from sacrebleu.dataset import DATASETS
-    from sacrebleu.utils import filter_subset, get_reference_files, print_test_set
 
     sds.SUBSETS["toy-sgml"] = dict(SUBSETS)
     import sacrebleu.utils as su
 
     su.SUBSETS = sds.SUBSETS
-    out: dict = {}
+    installed = {}
     for name, cls_name, langpairs, kwargs, files in sacrebleu_layout():
         raw = root / name / "raw"
         raw.mkdir(parents=True)
@@ -97,6 +102,16 @@ def regenerate(root: Path) -> None:
         dataset = getattr(sds, cls_name)(name, data=[], md5=[], description="toy", langpairs=langpairs, **kwargs)
         dataset.maybe_download = lambda: None
         DATASETS[name] = dataset
+        installed[name] = (dataset, langpairs)
+    return installed
+
+
+def regenerate(root: Path) -> None:
+    installed = install(root)  # first: sacreBLEU reads $SACREBLEU when it is imported
+    from sacrebleu.utils import filter_subset, get_reference_files, print_test_set
+
+    out: dict = {}
+    for name, (dataset, langpairs) in installed.items():
         out[name] = {}
         for pair in langpairs:
             fields = dataset.fieldnames(pair)
