@@ -14,6 +14,8 @@ COMMANDS: dict[str, list[str]] = {
     "ci": ["ref.de", "-i", "Online-B.de", "-ci", "-cin", "50"],
     "ci-metrics": ["ref.de", "-i", "Online-B.de", "-m", "chrf", "ter", "-ci", "-cin", "20", "-w", "3"],
     "systems": ["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-m", "bleu", "chrf", "-f", "json"],
+    # sacreBLEU ignores -b with several systems: its JSON table, as without -b
+    "systems-score-only": ["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-b"],
     "paired-bs": ["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-pbs", "-pbsn", "30", "-f", "json"],
     "paired-ar": ["ref.de", "-i", "Online-B.de", "Lan-Bridge.de", "-par", "-parn", "30", "-f", "json"],
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -244,3 +245,21 @@ def test_every_bad_input_gets_one_line_and_its_exit_code(tmp_path) -> None:
         assert len(lines_) == 1 and lines_[0].startswith("bleucli: error: "), (label, result.stderr)
         for fragment in fragments:
             assert fragment in lines_[0], (label, fragment, lines_[0])
+
+
+def test_one_letter_options_are_spelled_long_before_click_parses() -> None:
+    """click looks ``-i`` up as a long option first and builds a difflib "did you mean" on the miss;
+    bleucli spells it ``--input`` beforehand. Values (even ``-b`` as a value) and ``--`` stay as written."""
+    from bleucli.cli import _long_spellings
+    from bleucli.cli.score import score
+
+    args = ["ref", "-i", "h", "-b", "-w", "-b", "-lc", "--", "-i"]
+    assert _long_spellings(score, args) == ["ref", "--input", "h", "--score-only", "--width", "-b", "-lc", "--", "-i"]
+    assert _long_spellings(score, ["ref", "-i"]) == ["ref", "-i"]  # click's error names it as written
+
+
+def test_an_option_missing_its_value_is_named_as_written(tmp_path: Path) -> None:
+    ref = tmp_path / "ref"
+    ref.write_text("a\n", encoding="utf-8")
+    result = invoke([str(ref), "-i"])
+    assert result.exit_code == 2 and "'-i'" in result.stderr

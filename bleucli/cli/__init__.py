@@ -75,7 +75,7 @@ class BleucliGroup(click.Group):
         leading = _leading_options(score, args)
         position = sum(len(tokens) for tokens in leading)
         if not leading or position >= len(args) or args[position] not in commands:
-            return [DEFAULT_COMMAND, *args]
+            return [DEFAULT_COMMAND, *_long_spellings(score, args)]
         path, rest = [args[position]], args[position + 1:]
         command = self.get_command(ctx, path[0])
         while isinstance(command, click.Group) and rest and rest[0] in command.list_commands(ctx):
@@ -201,16 +201,56 @@ def run(argv: Sequence[str] | None = None) -> int:
     return int(cli.main(argv, prog_name="bleucli", standalone_mode=False))
 
 
+def _options_taking_a_value(command: click.Command) -> set[str]:
+    return {opt for param in command.params if isinstance(param, click.Option) and not param.is_flag
+            and not param.count for opt in param.opts}
+
+
 def _leading_options(command: click.Command, args: list[str]) -> list[list[str]]:
     """The options at the start of ``args``, each with its value when ``command`` says it takes one."""
-    takes_value = {opt for param in command.params if isinstance(param, click.Option) and not param.is_flag
-                   and not param.count for opt in param.opts}
+    takes_value = _options_taking_a_value(command)
     out: list[list[str]] = []
     i = 0
     while i < len(args) and args[i].startswith("-") and args[i] not in ("-", "--"):
         width = 2 if args[i] in takes_value and i + 1 < len(args) else 1
         out.append(args[i:i + width])
         i += width
+    return out
+
+
+def _long_spellings(command: click.Command, args: list[str]) -> list[str]:
+    """``args`` with each one-letter option of ``command`` (``-i``) spelled as its long name (``--input``).
+
+    click first looks every option word up as a long option; for ``-i`` that
+    fails, and the failure builds a "did you mean" list with difflib (imported
+    for it) before click tries the word as a short option: about 2.5M
+    instructions for each one-letter option of a scoring command line, a tenth
+    of bleucli's own start-up. Values of options are left as they are, and so
+    is an option missing its value, for click's error to name it as written.
+    """
+    takes_value = _options_taking_a_value(command)
+    long_names: dict[str, str] = {}
+    for param in command.params:
+        if isinstance(param, click.Option):
+            long_name = next((opt for opt in param.opts if opt.startswith("--")), None)
+            for opt in param.opts:
+                if long_name is not None and len(opt) == 2 and opt[0] == "-" and opt != "--":
+                    long_names[opt] = long_name
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if arg not in takes_value:
+            out.append(long_names.get(arg, arg))
+        elif i + 1 < len(args):
+            out.extend([long_names.get(arg, arg), args[i + 1]])
+            i += 1
+        else:  # no value: click's error names the option as the user wrote it
+            out.append(arg)
+        i += 1
     return out
 
 

@@ -40,9 +40,7 @@ def corpus(names: Sequence[str], scores: Sequence[Sequence[Score]], output: Outp
     for row in scores:
         for score in row:
             check_finite(score)
-    if len(names) > 1:
-        if output.score_only:
-            return "\n".join(f"{s.score:.{width}f}" for row in scores for s in row)
+    if len(names) > 1:  # sacreBLEU ignores -b here: the table, or its JSON, as without it
         if fmt == "json":
             return to_json(systems_records(names, scores, width), indent=4)
         return systems_table(names, scores, width, output.short, latex=fmt == "latex", color=output.color)
