@@ -29,9 +29,14 @@ class BleucliWarning(UserWarning):
     """A condition worth telling the user about that does not stop scoring."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Score:
-    """A metric's result: the score, the statistics behind it and its signature."""
+    """A metric's result: the score, the statistics behind it and its signature.
+
+    ``str(score)`` and ``repr(score)`` are sacreBLEU's (``BLEU = 50.18 82.4/57.1/...``,
+    ``chrF2 = 63.71``), so scripts that print a score print the same line.
+    Subclasses are declared with ``repr=False`` to keep it.
+    """
 
     name: str
     score: float
@@ -49,11 +54,25 @@ class Score:
         score.__dict__.update(fields)
         return score
 
-    def format(self, width: int = 1, score_only: bool = False, short: bool = False) -> str:
-        """sacreBLEU's text line: ``NAME|signature = score[ details]`` (built by :mod:`bleucli.render`)."""
-        from ..render.text import score_line
+    def format(self, width: int = 2, score_only: bool = False, signature: str | Signature = "",
+               is_json: bool = False, short: bool = False) -> str:
+        """sacreBLEU's ``Score.format``, same arguments and output (built by :mod:`bleucli.render`).
 
-        return score_line(self, width, score_only, short)
+        ``signature`` is the string to print after the name, as in sacreBLEU
+        (``str(metric.get_signature())``); a :class:`Signature` (such as this score's
+        own ``score.signature``) is formatted, abbreviated with ``short=True``.
+        """
+        from ..render.text import sacrebleu_format
+
+        if isinstance(signature, Signature):
+            signature = signature.format(short)
+        return sacrebleu_format(self, width, score_only, signature, is_json)
+
+    def __repr__(self) -> str:
+        """sacreBLEU's: ``self.format()``."""
+        return self.format()
+
+    __str__ = __repr__
 
     def details(self) -> str:
         """The verbose part printed after the score (empty for most metrics)."""

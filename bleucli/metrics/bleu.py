@@ -33,7 +33,7 @@ _LOG_ZERO = -9999999999
 TOKENIZED_PERIOD_THRESHOLD = 100
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
 class BLEUScore(Score):
     """A BLEU result. ``counts``/``totals`` include the +k of add-k smoothing, as in sacreBLEU."""
 
@@ -49,8 +49,13 @@ class BLEUScore(Score):
         """Hypothesis length over reference length (0 when there is no reference text)."""
         return self.sys_len / self.ref_len if self.ref_len > 0 else 0.0
 
+    @property
+    def prec_str(self) -> str:
+        """sacreBLEU's name: the precisions to one decimal, ``/``-joined (``82.4/57.1/41.7/30.8``)."""
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
     def details(self) -> str:
-        precisions = "/".join(f"{p:.1f}" for p in self.precisions)
+        precisions = self.prec_str
         return (
             f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"

@@ -52,7 +52,7 @@ _FIRST_CHAR = itemgetter(0)
 _LAST_CHAR = itemgetter(-1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
 class CHRFScore(Score):
     """A chrF/chrF++ result; ``name`` is ``chrF{beta}`` plus one ``+`` per word order."""
 

@@ -27,7 +27,7 @@ from .ter_tokenizer import TercomTokenizer
 RefWords = list[list[str]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
 class TERScore(Score):
     """A TER result: ``num_edits`` over ``ref_length`` (summed average reference lengths)."""
 
