@@ -216,3 +216,58 @@ def test_names_against_sacrebleu() -> None:
 
     assert bleucli.extract_word_ngrams("a b a b c".split(), 2) == extract_word_ngrams("a b a b c".split(), 2)
     assert bleucli.extract_char_ngrams(" a\tb ab", 2) == extract_char_ngrams(" a\tb ab", 2)
+
+
+#: ``metric.corpus_score(Online-B.de, [ref.de, ref2.de], n_bootstrap=200)`` of examples/, frozen from sacreBLEU
+#: 2.6.0 (seed 12345): str(score) and get_signature()
+BOOTSTRAP = {
+    "BLEU": ("BLEU = 53.24 (μ = 53.43 ± 3.83) 79.3/60.1/46.5/36.3 (BP = 1.000 ratio = 1.019 hyp_len = 2079 "
+             "ref_len = 2040)", "nrefs:2|bs:200|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"),
+    "CHRF": ("chrF2 = 71.50 (μ = 71.46 ± 2.16)",
+             "nrefs:2|bs:200|seed:12345|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0"),
+    "TER": ("TER = 40.44 (μ = 40.38 ± 3.50)",
+            "nrefs:2|bs:200|seed:12345|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0"),
+}
+
+
+def _examples() -> tuple[list[str], list[list[str]]]:
+    from datasets import EXAMPLES, lines
+
+    return lines(EXAMPLES / "Online-B.de"), [lines(EXAMPLES / "ref.de"), lines(EXAMPLES / "ref2.de")]
+
+
+@pytest.mark.parametrize("name", list(BOOTSTRAP))
+def test_corpus_score_n_bootstrap_is_sacrebleus(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("BLEUCLI_SEED", "SACREBLEU_SEED"):
+        monkeypatch.delenv(variable, raising=False)
+    hyps, refs = _examples()
+    metric = METRIC_CLASSES[name]()
+    score = metric.corpus_score(hyps, refs, n_bootstrap=200)
+    text, signature = BOOTSTRAP[name]
+    assert str(score) == text
+    assert str(metric.get_signature()) == ours(signature)
+    assert str(score.signature) == ours(signature)
+    data = json.loads(score.format(signature=str(metric.get_signature()), is_json=True))
+    assert (data["confidence_mean"], data["confidence_var"]) == (round(score.mean, 2), round(score.ci, 2))
+    assert metric.corpus_score(hyps, refs).mean is None  # a plain call again: no interval, no bs in the signature
+    assert "bs:" not in str(metric.get_signature())
+    monkeypatch.setenv("SACREBLEU_SEED", "7")  # sacreBLEU's variable, when bleucli's is unset
+    assert "seed:7" in str(metric.corpus_score(hyps, refs, n_bootstrap=50).signature)
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", list(BOOTSTRAP))
+def test_corpus_score_n_bootstrap_against_sacrebleu(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    for variable in ("BLEUCLI_SEED", "SACREBLEU_SEED"):
+        monkeypatch.delenv(variable, raising=False)
+    hyps, refs = _examples()
+    theirs_metric, ours_metric = getattr(sacrebleu, name)(), METRIC_CLASSES[name]()
+    for n in (200,):
+        theirs, mine = theirs_metric.corpus_score(hyps, refs, n_bootstrap=n), ours_metric.corpus_score(hyps, refs,
+                                                                                                         n_bootstrap=n)
+        assert str(mine) == str(theirs)
+        assert str(ours_metric.get_signature()) == ours(str(theirs_metric.get_signature()))
+        sig_t, sig_o = str(theirs_metric.get_signature()), str(ours_metric.get_signature())
+        assert mine.format(width=3, signature=sig_o, is_json=True) == ours(
+            theirs.format(width=3, signature=sig_t, is_json=True))

@@ -41,6 +41,10 @@ class Score:
     name: str
     score: float
     signature: Signature
+    #: bootstrap mean and 95% CI half-width, set by ``corpus_score(..., n_bootstrap=N)`` (sacreBLEU's
+    #: ``_mean``/``_ci``); ``str(score)`` then shows ``(μ = mean ± ci)`` as sacreBLEU's does
+    mean: float | None = None
+    ci: float | None = None
 
     @classmethod
     def _build(cls, **fields: Any) -> Any:
@@ -196,6 +200,8 @@ class Metric(ABC, Generic[RefData]):
     signature_fields: dict[str, str] = {}
 
     def __init__(self, references: Sequence[Sequence[str | None]] | None = None) -> None:
+        #: ``bs``/``seed`` of the last ``corpus_score(..., n_bootstrap=N)``, for :meth:`get_signature`
+        self._resampling: dict[str, object] = {}
         self._nrefs: int | str | None = None
         self._ref_cache: list[RefData] | None = None
         if references is not None:
@@ -272,8 +278,8 @@ class Metric(ABC, Generic[RefData]):
         return built
 
     def get_signature(self) -> Signature:
-        """sacreBLEU's name: the signature of the last scoring call."""
-        return self.signature()
+        """sacreBLEU's name: the signature of the last scoring call (with ``bs``/``seed`` after a bootstrap)."""
+        return self.signature(**self.__dict__.get("_resampling", {}))
 
     def expect_references(self, count: int | str) -> None:
         """Declare the number of references (for :meth:`get_signature`) when scoring streams directly."""
@@ -324,10 +330,21 @@ class Metric(ABC, Generic[RefData]):
         return list(self._rows(self._observe(hypotheses), references))
 
     def corpus_score(
-        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None
+        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None,
+        n_bootstrap: int = 1,
     ) -> Score:
-        """Score a corpus: ``hypotheses[i]`` against ``references[k][i]`` for every k."""
+        """Score a corpus: ``hypotheses[i]`` against ``references[k][i]`` for every k.
+
+        ``n_bootstrap`` > 1 adds sacreBLEU's bootstrap estimate (its ``-ci``:
+        ``score.mean``, ``score.ci``, ``bs:``/``seed:`` in the signature), seeded by
+        ``BLEUCLI_SEED``, else ``SACREBLEU_SEED``, else 12345 (``none``: unseeded).
+        """
         _check_hypotheses(hypotheses)
+        self._resampling = {}
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int):
+            raise InputError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
+        if n_bootstrap > 1:
+            return self._bootstrapped(hypotheses, references, n_bootstrap)
         if references is None:  # references cached at construction
             rows = self._rows(self._observe(hypotheses), None)
             parts = (Statistics.of_rows(chunk) for chunk in chunks(rows, CHUNK_SEGMENTS))
@@ -340,6 +357,23 @@ class Metric(ABC, Generic[RefData]):
         if summed is None:
             raise InputError("nothing to score: the corpus has no segments")
         return self.score_from_statistics(summed.totals(), self._nrefs)
+
+    def _bootstrapped(self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None,
+                      n_bootstrap: int) -> Score:
+        """The corpus score with the bootstrap mean and CI of :func:`bleucli.significance.confidence_interval`."""
+        import dataclasses
+        import os
+
+        from ..options import resolve_seed, seed_label
+        from ..significance import confidence_interval
+
+        seed = resolve_seed(os.environ.get("BLEUCLI_SEED", os.environ.get("SACREBLEU_SEED")))
+        rows = self.corpus_statistics(hypotheses, references)
+        if not rows:
+            raise InputError("nothing to score: the corpus has no segments")
+        result = confidence_interval(self, rows, n_bootstrap, seed, self._nrefs)
+        self._resampling = {"bs": n_bootstrap, "seed": seed_label(seed)}
+        return dataclasses.replace(result.corpus, signature=result.signature, mean=result.mean, ci=result.ci)
 
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]

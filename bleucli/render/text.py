@@ -22,7 +22,7 @@ def score_line(score: Score, width: int = 1, score_only: bool = False, short: bo
 
 def sacrebleu_format(score: Score, width: int = 2, score_only: bool = False, signature: str = "",
                      is_json: bool = False) -> str:
-    """sacreBLEU 2.6's ``Score.format``: ``NAME[|signature] = score[ details]``, or its JSON.
+    """sacreBLEU 2.6's ``Score.format``: ``NAME[|signature] = score[ (μ = mean ± ci)][ details]``, or its JSON.
 
     Without a signature the line is ``NAME = score[ details]``, which is also what
     ``str(score)`` and ``repr(score)`` give in sacreBLEU (``width=2``). The JSON is
@@ -33,10 +33,14 @@ def sacrebleu_format(score: Score, width: int = 2, score_only: bool = False, sig
     """
     value = f"{score.score:.{width}f}"
     details = score.details()
+    data: dict[str, object] = {"name": score.name, "score": float(value), "signature": signature}
+    if score.mean is not None and score.mean > 0:  # sacreBLEU's test: `if self._mean > 0`
+        mean, ci = f"{score.mean:.{width}f}", f"{score.ci:.{width}f}"
+        value += f" (μ = {mean} ± {ci})"
+        data.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}")
     if is_json:
         import json
 
-        data: dict[str, object] = {"name": score.name, "score": float(value), "signature": signature}
         if details:
             data["verbose_score"] = details
         for field in signature.split("|") if signature else ():
