@@ -256,7 +256,7 @@ def test_corpus_score_n_bootstrap_is_sacrebleus(name: str, monkeypatch: pytest.M
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("name", ["BLEU", "CHRF", pytest.param("TER", marks=pytest.mark.slow)])  # sacreBLEU's TER: 0.5 s
+@pytest.mark.parametrize("name", ["BLEU", "CHRF", pytest.param("TER", marks=pytest.mark.slow)])  # TER: 0.5 s
 def test_corpus_score_n_bootstrap_against_sacrebleu(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sacrebleu = pytest.importorskip("sacrebleu")
     for variable in ("BLEUCLI_SEED", "SACREBLEU_SEED"):
