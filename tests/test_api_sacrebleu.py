@@ -271,3 +271,31 @@ def test_corpus_score_n_bootstrap_against_sacrebleu(name: str, monkeypatch: pyte
         sig_t, sig_o = str(theirs_metric.get_signature()), str(ours_metric.get_signature())
         assert mine.format(width=3, signature=sig_o, is_json=True) == ours(
             theirs.format(width=3, signature=sig_t, is_json=True))
+
+
+def test_class_constants_and_compute_bleu_are_sacrebleus() -> None:
+    assert BLEU.TOKENIZER_DEFAULT == "13a"
+    assert {"none", "13a", "intl", "char", "zh", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200",
+            "spBLEU-1K"} == set(BLEU.TOKENIZERS)
+    assert BLEU.SMOOTH_DEFAULTS == {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+    assert (CHRF.CHAR_ORDER, CHRF.WORD_ORDER, CHRF.BETA) == (6, 0, 2)
+    score = BLEU.compute_bleu([5, 3, 2, 1], [6, 5, 4, 3], 6, 7)  # frozen from sacreBLEU 2.6.0
+    assert str(score) == "BLEU = 45.48 83.3/60.0/50.0/33.3 (BP = 0.846 ratio = 0.857 hyp_len = 6 ref_len = 7)"
+    assert str(score.signature).startswith("nrefs:?|case:mixed|eff:no|tok:13a|smooth:none|")
+
+
+@pytest.mark.oracle
+def test_class_constants_and_compute_bleu_against_sacrebleu() -> None:
+    metrics = pytest.importorskip("sacrebleu.metrics")
+    assert set(BLEU.TOKENIZERS) == set(metrics.BLEU.TOKENIZERS)
+    assert BLEU.SMOOTH_DEFAULTS == metrics.BLEU.SMOOTH_DEFAULTS
+    assert (CHRF.CHAR_ORDER, CHRF.WORD_ORDER, CHRF.BETA) == (metrics.CHRF.CHAR_ORDER, metrics.CHRF.WORD_ORDER,
+                                                            metrics.CHRF.BETA)
+    for args, kwargs in [(([5, 3, 2, 1], [6, 5, 4, 3], 6, 7), {}),
+                         (([5, 3, 2, 0], [6, 5, 4, 3], 6, 7), {"smooth_method": "add-k", "smooth_value": 1}),
+                         (([5, 3, 0, 0], [6, 5, 4, 3], 6, 5), {"smooth_method": "floor", "effective_order": True}),
+                         (([3, 1], [4, 3], 4, 4), {"max_ngram_order": 2})]:
+        # sacreBLEU's add-k adds k to the lists it is given: each call gets its own copies
+        theirs = metrics.BLEU.compute_bleu(*[list(a) if isinstance(a, list) else a for a in args], **kwargs)
+        mine = BLEU.compute_bleu(*[list(a) if isinstance(a, list) else a for a in args], **kwargs)
+        assert str(mine) == str(theirs) and mine.score == theirs.score

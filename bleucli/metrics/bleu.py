@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from ..errors import InputError, OptionError
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
-from ..tokenizers import default_tokenizer_for, get_tokenizer
+from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
 from .compiled import StoredReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
@@ -202,6 +202,26 @@ class BLEU(Metric[BLEURefData]):
     """Corpus and sentence BLEU, configured like sacreBLEU's ``BLEU`` class."""
 
     name = "BLEU"
+    #: sacreBLEU's class constants: smoothing method -> default value, the tokenizer names, the default one
+    SMOOTH_DEFAULTS = dict(SMOOTH_DEFAULTS)
+    TOKENIZERS = tuple(available_tokenizers())
+    TOKENIZER_DEFAULT = BLEU_DEFAULTS.tokenize or "13a"
+
+    @staticmethod
+    def compute_bleu(correct: Sequence[float], total: Sequence[float], sys_len: int, ref_len: int,
+                     smooth_method: str = "none", smooth_value: float | None = None,
+                     effective_order: bool = False, max_ngram_order: int = DEFAULT_MAX_ORDER) -> BLEUScore:
+        """sacreBLEU's ``BLEU.compute_bleu``: a :class:`BLEUScore` from summed statistics.
+
+        The numbers are :func:`compute_bleu`'s; the signature, whose number of
+        references the statistics do not tell, says ``nrefs:?``.
+        """
+        score, counts, totals, precisions, bp = compute_bleu(
+            correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
+        signature = BLEU(smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
+                         max_ngram_order=max_ngram_order, force=True).signature("?")
+        return BLEUScore(name="BLEU", score=score, signature=signature, counts=tuple(counts), totals=tuple(totals),
+                         precisions=tuple(precisions), bp=bp, sys_len=int(sys_len), ref_len=int(ref_len))
 
     def __init__(
         self,

@@ -340,6 +340,11 @@ def _check_int(name: str, value: object, minimum: int) -> int:
 class CHRF(Metric[ChrfRefData]):
     """chrF (Popović 2015) and chrF++ (Popović 2017), configured like sacreBLEU's ``CHRF``."""
 
+    #: sacreBLEU's class constants: the default orders and beta
+    CHAR_ORDER = DEFAULT_CHAR_ORDER
+    WORD_ORDER = DEFAULT_WORD_ORDER
+    BETA = DEFAULT_BETA
+
     def __init__(
         self,
         char_order: int = DEFAULT_CHAR_ORDER,
