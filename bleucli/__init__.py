@@ -1,7 +1,11 @@
 """bleucli: sacreBLEU-exact BLEU with versioned signatures.
 
 The public API is imported lazily, so ``import bleucli`` (and the CLI's
-``--help``/``--version``) costs almost nothing.
+``--help``/``--version``) costs almost nothing. It has sacreBLEU 2.6's
+top-level names (``sacrebleu.__all__``: the metric classes and functions, the
+test-set functions and ``DATASETS``, ``smart_open``, the n-gram helpers), except
+``SACREBLEU_DIR`` (bleucli's cache is not laid out like sacreBLEU's), and
+``dir(bleucli)`` lists them.
 """
 
 from __future__ import annotations
@@ -15,8 +19,20 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import BleucliError, InputError, LengthMismatchError, OptionError
     from .metrics.bleu import BLEU, BLEUScore, compute_bleu
     from .metrics.chrf import CHRF, CHRFScore
+    from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
     from .metrics.ter import TER, TERScore
     from .signature import Signature
+    from .testsets.compat import (
+        DATASETS,
+        download_test_set,
+        get_available_testsets,
+        get_available_testsets_for_langpair,
+        get_files,
+        get_langpairs_for_testset,
+        get_reference_files,
+        get_source_file,
+        smart_open,
+    )
 
 _EXPORTS = {
     "BLEU": "bleucli.metrics.bleu",
@@ -38,16 +54,39 @@ _EXPORTS = {
     "InputError": "bleucli.errors",
     "LengthMismatchError": "bleucli.errors",
     "OptionError": "bleucli.errors",
+    # sacreBLEU's test-set functions and helpers (sacrebleu.__all__)
+    "DATASETS": "bleucli.testsets.compat",
+    "download_test_set": "bleucli.testsets.compat",
+    "get_source_file": "bleucli.testsets.compat",
+    "get_reference_files": "bleucli.testsets.compat",
+    "get_files": "bleucli.testsets.compat",
+    "get_available_testsets": "bleucli.testsets.compat",
+    "get_available_testsets_for_langpair": "bleucli.testsets.compat",
+    "get_langpairs_for_testset": "bleucli.testsets.compat",
+    "smart_open": "bleucli.testsets.compat",
+    "extract_word_ngrams": "bleucli.metrics.helpers",
+    "extract_char_ngrams": "bleucli.metrics.helpers",
 }
 
 __all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        import importlib
+#: Submodules reachable as attributes without their own import, as ``sacrebleu.metrics``/``sacrebleu.utils`` are.
+_SUBMODULES = ("metrics", "utils", "testsets")
 
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name in _EXPORTS:
         value = getattr(importlib.import_module(_EXPORTS[name]), name)
         globals()[name] = value
         return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'bleucli' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The API is imported lazily: list it anyway, as sacreBLEU's ``dir(sacrebleu)`` does."""
+    return sorted({*globals(), *__all__})

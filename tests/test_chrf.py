@@ -116,8 +116,9 @@ def test_readme_corpus(options, expected, name, signature):
     assert score.score == expected
     assert score.name == name
     assert score.signature.format().rsplit("|version:", 1)[0] == signature
-    assert score.format().startswith(f"{name}|{signature}|version:")
-    assert score.format(score_only=True) == f"{expected:.1f}"
+    assert score.format(signature=score.signature).startswith(f"{name}|{signature}|version:")
+    assert score.format(width=1, score_only=True) == f"{expected:.1f}"
+    assert score.format() == f"{name} = {expected:.2f}"  # sacreBLEU's Score.format defaults
 
 
 def test_sentence_level_identity_and_eps():

@@ -101,3 +101,32 @@ def test_tokenizer_modules_are_imported_lazily() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('bleucli.tokenizers.') or m == 'regex'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['bleucli.tokenizers._mteval', 'bleucli.tokenizers.tok_13a']"
+
+
+# hostile whitespace: tabs, NBSP, runs of spaces, leading and trailing blanks; frozen from
+# sacreBLEU 2.6.0's TokenizerChar()(line) (issue 16.17: the string form, not only the tokens)
+CHAR_STRINGS = [
+    ("a b\t", "a   b \t"),
+    (" a  b ", "  a     b  "),
+    ("\u00a0a\tb  c ", "\u00a0 a \t b     c  "),
+    ("\t\tx", "\t \t x"),
+    ("", ""),
+    ("中文 测试", "中 文   测 试"),
+]
+
+
+@pytest.mark.parametrize("line, expected", CHAR_STRINGS)
+def test_char_string_form_is_sacrebleus(line: str, expected: str) -> None:
+    tokenizer = get_tokenizer("char")
+    assert tokenizer(line) == expected
+    assert tokenizer.tokens(line) == expected.split()
+    assert tokenizer.characters(line) == "".join(expected.split())
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("line", [line for line, _ in CHAR_STRINGS] + ["\u3000a\u2009b\r\n", "  \u00a0 "])
+def test_char_string_form_against_sacrebleu(line: str) -> None:
+    tokenizer_char = pytest.importorskip("sacrebleu.tokenizers.tokenizer_char")
+    expected = tokenizer_char.TokenizerChar()(line)
+    assert get_tokenizer("char")(line) == expected
+    assert get_tokenizer("char").tokens(line) == expected.split()

@@ -8,10 +8,11 @@ requests and PyYAML are imported only when a test-set option is actually used.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 import re
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -82,37 +83,73 @@ def register_exit_codes() -> None:
 # ------------------------------------------------------------------ progress
 
 class ProgressBar:
-    """A one-line download bar on stderr, drawn only when stderr is a terminal."""
+    """Download progress on stderr, drawn by ``click.progressbar``, one bar per file, only on a terminal.
+
+    The library (which never imports click) reports ``(url, bytes_done,
+    bytes_total_or_None)``; this turns the reports into bar updates. A download
+    that starts again from zero (a server that ignored ``Range``) gets a new bar.
+    click hides the cursor while a bar is drawn, so every bar is finished when
+    the command ends, also when the download failed (``close``, registered on the
+    click context), or the user's terminal would be left without a cursor. A
+    notice from the library (a retry) finishes the bar first, so that it gets a
+    line of its own.
+    """
+
+    #: the bar being drawn, finished before a library notice is printed
+    active: ProgressBar | None = None
 
     def __init__(self, stream: Any = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.last = 0.0
-        self.url: str | None = None
+        self._bar: Any = None
+        self._url: str | None = None
+        self._done = 0
 
     @classmethod
     def if_tty(cls) -> ProgressBar | None:
         try:
-            return cls() if sys.stderr is not None and sys.stderr.isatty() else None
+            if sys.stderr is None or not sys.stderr.isatty():
+                return None
         except (ValueError, OSError):
             return None
+        bar = cls()
+        context = click.get_current_context(silent=True)
+        if context is not None:
+            context.call_on_close(bar.close)
+        return bar
 
     def __call__(self, url: str, done: int, total: int | None) -> None:
-        now = time.monotonic()
-        finished = total is not None and done >= total
-        if url == self.url and now - self.last < 0.1 and not finished:
-            return
-        self.url, self.last = url, now
-        name = url.rsplit("/", 1)[-1]
-        if total:
-            filled = int(30 * done / total)
-            text = f"\rDownloading {name} [{'#' * filled}{'.' * (30 - filled)}] {done / 1e6:.1f}/{total / 1e6:.1f} MB"
-        else:
-            text = f"\rDownloading {name} {done / 1e6:.1f} MB"
         try:
-            self.stream.write(text + ("\n" if finished else ""))
-            self.stream.flush()
-        except (OSError, ValueError):
-            pass
+            if self._bar is None or url != self._url or done < self._done:
+                self.close()
+                self._url, self._done = url, 0
+                self._bar = click.progressbar(
+                    length=total, iterable=None if total else itertools.count(), file=self.stream,
+                    label=f"Downloading {url.rsplit('/', 1)[-1]}", show_eta=bool(total),
+                    item_show_func=_megabytes, width=30)
+                self._bar.__enter__()
+                ProgressBar.active = self
+            self._bar.update(done - self._done, (done, total))
+            self._done = done
+            if total is not None and done >= total:
+                self.close()
+        except (OSError, ValueError):  # stderr closed under us: progress is not worth an error
+            self._bar = None
+
+    def close(self) -> None:
+        """Finish the current bar (newline, cursor shown again)."""
+        bar, self._bar = self._bar, None
+        if ProgressBar.active is self:
+            ProgressBar.active = None
+        if bar is not None:
+            with contextlib.suppress(OSError, ValueError):
+                bar.render_finish()
+
+
+def _megabytes(item: tuple[int, int | None] | None) -> str | None:
+    if item is None:
+        return None
+    done, total = item
+    return f"{done / 1e6:.1f}/{total / 1e6:.1f} MB" if total else f"{done / 1e6:.1f} MB"
 
 
 #: The name of the handler that shows the library's log records on stderr (installed once per process).
@@ -134,6 +171,8 @@ def _show_library_log() -> None:
         """Each record as one ``bleucli: warning:`` line."""
 
         def emit(self, record: logging.LogRecord) -> None:
+            if ProgressBar.active is not None:  # a notice on a line of its own, not after the bar
+                ProgressBar.active.close()
             report.warning(record.getMessage())
 
     logger = logging.getLogger("bleucli")

@@ -29,13 +29,22 @@ class BleucliWarning(UserWarning):
     """A condition worth telling the user about that does not stop scoring."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Score:
-    """A metric's result: the score, the statistics behind it and its signature."""
+    """A metric's result: the score, the statistics behind it and its signature.
+
+    ``str(score)`` and ``repr(score)`` are sacreBLEU's (``BLEU = 50.18 82.4/57.1/...``,
+    ``chrF2 = 63.71``), so scripts that print a score print the same line.
+    Subclasses are declared with ``repr=False`` to keep it.
+    """
 
     name: str
     score: float
     signature: Signature
+    #: bootstrap mean and 95% CI half-width, set by ``corpus_score(..., n_bootstrap=N)`` (sacreBLEU's
+    #: ``_mean``/``_ci``); ``str(score)`` then shows ``(μ = mean ± ci)`` as sacreBLEU's does
+    mean: float | None = None
+    ci: float | None = None
 
     @classmethod
     def _build(cls, **fields: Any) -> Any:
@@ -49,11 +58,25 @@ class Score:
         score.__dict__.update(fields)
         return score
 
-    def format(self, width: int = 1, score_only: bool = False, short: bool = False) -> str:
-        """sacreBLEU's text line: ``NAME|signature = score[ details]`` (built by :mod:`bleucli.render`)."""
-        from ..render.text import score_line
+    def format(self, width: int = 2, score_only: bool = False, signature: str | Signature = "",
+               is_json: bool = False, short: bool = False) -> str:
+        """sacreBLEU's ``Score.format``, same arguments and output (built by :mod:`bleucli.render`).
 
-        return score_line(self, width, score_only, short)
+        ``signature`` is the string to print after the name, as in sacreBLEU
+        (``str(metric.get_signature())``); a :class:`Signature` (such as this score's
+        own ``score.signature``) is formatted, abbreviated with ``short=True``.
+        """
+        from ..render.text import sacrebleu_format
+
+        if isinstance(signature, Signature):
+            signature = signature.format(short)
+        return sacrebleu_format(self, width, score_only, signature, is_json)
+
+    def __repr__(self) -> str:
+        """sacreBLEU's: ``self.format()``."""
+        return self.format()
+
+    __str__ = __repr__
 
     def details(self) -> str:
         """The verbose part printed after the score (empty for most metrics)."""
@@ -177,6 +200,8 @@ class Metric(ABC, Generic[RefData]):
     signature_fields: dict[str, str] = {}
 
     def __init__(self, references: Sequence[Sequence[str | None]] | None = None) -> None:
+        #: ``bs``/``seed`` of the last ``corpus_score(..., n_bootstrap=N)``, for :meth:`get_signature`
+        self._resampling: dict[str, object] = {}
         self._nrefs: int | str | None = None
         self._ref_cache: list[RefData] | None = None
         if references is not None:
@@ -253,8 +278,8 @@ class Metric(ABC, Generic[RefData]):
         return built
 
     def get_signature(self) -> Signature:
-        """sacreBLEU's name: the signature of the last scoring call."""
-        return self.signature()
+        """sacreBLEU's name: the signature of the last scoring call (with ``bs``/``seed`` after a bootstrap)."""
+        return self.signature(**self.__dict__.get("_resampling", {}))
 
     def expect_references(self, count: int | str) -> None:
         """Declare the number of references (for :meth:`get_signature`) when scoring streams directly."""
@@ -305,10 +330,21 @@ class Metric(ABC, Generic[RefData]):
         return list(self._rows(self._observe(hypotheses), references))
 
     def corpus_score(
-        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None
+        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None,
+        n_bootstrap: int = 1,
     ) -> Score:
-        """Score a corpus: ``hypotheses[i]`` against ``references[k][i]`` for every k."""
+        """Score a corpus: ``hypotheses[i]`` against ``references[k][i]`` for every k.
+
+        ``n_bootstrap`` > 1 adds sacreBLEU's bootstrap estimate (its ``-ci``:
+        ``score.mean``, ``score.ci``, ``bs:``/``seed:`` in the signature), seeded by
+        ``BLEUCLI_SEED``, else ``SACREBLEU_SEED``, else 12345 (``none``: unseeded).
+        """
         _check_hypotheses(hypotheses)
+        self._resampling = {}
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int):
+            raise InputError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
+        if n_bootstrap > 1:
+            return self._bootstrapped(hypotheses, references, n_bootstrap)
         if references is None:  # references cached at construction
             rows = self._rows(self._observe(hypotheses), None)
             parts = (Statistics.of_rows(chunk) for chunk in chunks(rows, CHUNK_SEGMENTS))
@@ -321,6 +357,23 @@ class Metric(ABC, Generic[RefData]):
         if summed is None:
             raise InputError("nothing to score: the corpus has no segments")
         return self.score_from_statistics(summed.totals(), self._nrefs)
+
+    def _bootstrapped(self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None,
+                      n_bootstrap: int) -> Score:
+        """The corpus score with the bootstrap mean and CI of :func:`bleucli.significance.confidence_interval`."""
+        import dataclasses
+        import os
+
+        from ..options import resolve_seed, seed_label
+        from ..significance import confidence_interval
+
+        seed = resolve_seed(os.environ.get("BLEUCLI_SEED", os.environ.get("SACREBLEU_SEED")))
+        rows = self.corpus_statistics(hypotheses, references)
+        if not rows:
+            raise InputError("nothing to score: the corpus has no segments")
+        result = confidence_interval(self, rows, n_bootstrap, seed, self._nrefs)
+        self._resampling = {"bs": n_bootstrap, "seed": seed_label(seed)}
+        return dataclasses.replace(result.corpus, signature=result.signature, mean=result.mean, ci=result.ci)
 
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]

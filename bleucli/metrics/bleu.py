@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..errors import InputError, OptionError
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
-from ..tokenizers import default_tokenizer_for, get_tokenizer
+from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
 from .compiled import StoredReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
@@ -32,7 +32,7 @@ _LOG_ZERO = -9999999999
 TOKENIZED_PERIOD_THRESHOLD = 100
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
 class BLEUScore(Score):
     """A BLEU result. ``counts``/``totals`` include the +k of add-k smoothing, as in sacreBLEU."""
 
@@ -48,8 +48,13 @@ class BLEUScore(Score):
         """Hypothesis length over reference length (0 when there is no reference text)."""
         return self.sys_len / self.ref_len if self.ref_len > 0 else 0.0
 
+    @property
+    def prec_str(self) -> str:
+        """sacreBLEU's name: the precisions to one decimal, ``/``-joined (``82.4/57.1/41.7/30.8``)."""
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
     def details(self) -> str:
-        precisions = "/".join(f"{p:.1f}" for p in self.precisions)
+        precisions = self.prec_str
         return (
             f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
@@ -198,6 +203,26 @@ class BLEU(Metric[BLEURefData]):
     """Corpus and sentence BLEU, configured like sacreBLEU's ``BLEU`` class."""
 
     name = "BLEU"
+    #: sacreBLEU's class constants: smoothing method -> default value, the tokenizer names, the default one
+    SMOOTH_DEFAULTS = dict(SMOOTH_DEFAULTS)
+    TOKENIZERS = tuple(available_tokenizers())
+    TOKENIZER_DEFAULT = BLEU_DEFAULTS.tokenize or "13a"
+
+    @staticmethod
+    def compute_bleu(correct: Sequence[float], total: Sequence[float], sys_len: int, ref_len: int,
+                     smooth_method: str = "none", smooth_value: float | None = None,
+                     effective_order: bool = False, max_ngram_order: int = DEFAULT_MAX_ORDER) -> BLEUScore:
+        """sacreBLEU's ``BLEU.compute_bleu``: a :class:`BLEUScore` from summed statistics.
+
+        The numbers are :func:`compute_bleu`'s; the signature, whose number of
+        references the statistics do not tell, says ``nrefs:?``.
+        """
+        score, counts, totals, precisions, bp = compute_bleu(
+            correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
+        signature = BLEU(smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
+                         max_ngram_order=max_ngram_order, force=True).signature("?")
+        return BLEUScore(name="BLEU", score=score, signature=signature, counts=tuple(counts), totals=tuple(totals),
+                         precisions=tuple(precisions), bp=bp, sys_len=int(sys_len), ref_len=int(ref_len))
 
     def __init__(
         self,

@@ -52,7 +52,7 @@ _FIRST_CHAR = itemgetter(0)
 _LAST_CHAR = itemgetter(-1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
 class CHRFScore(Score):
     """A chrF/chrF++ result; ``name`` is ``chrF{beta}`` plus one ``+`` per word order."""
 
@@ -339,6 +339,11 @@ def _check_int(name: str, value: object, minimum: int) -> int:
 
 class CHRF(Metric[ChrfRefData]):
     """chrF (Popović 2015) and chrF++ (Popović 2017), configured like sacreBLEU's ``CHRF``."""
+
+    #: sacreBLEU's class constants: the default orders and beta
+    CHAR_ORDER = DEFAULT_CHAR_ORDER
+    WORD_ORDER = DEFAULT_WORD_ORDER
+    BETA = DEFAULT_BETA
 
     def __init__(
         self,

@@ -3,6 +3,13 @@
 Statistics per segment are ``[fewest edits over the references, average
 reference length]``; the corpus score is ``100 * sum(edits) / sum(lengths)``.
 The average is over *all* references, not the closest one, as in sacreBLEU.
+
+References are tokenized twice, hypotheses once, as sacreBLEU 2.6 does
+(``Metric._cache_references`` preprocesses each reference, then
+``TER._extract_reference_info`` preprocesses the result again). Only
+``normalized=True`` makes the second pass change anything: Tercom's padding
+exposes a possessive ``'s`` before a comma, or splits ``,.1`` further, the
+second time round.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from .ter_tokenizer import TercomTokenizer
 RefWords = list[list[str]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
 class TERScore(Score):
     """A TER result: ``num_edits`` over ``ref_length`` (summed average reference lengths)."""
 
@@ -72,8 +79,12 @@ class TER(Metric[RefWords]):
     def _words(self, line: str) -> list[str]:
         return self.tokenizer(line.rstrip()).split()
 
+    def _reference_words(self, line: str) -> list[str]:
+        """A reference's words: tokenized twice, as sacreBLEU does (see the module docstring)."""
+        return self.tokenizer(self.tokenizer(line.rstrip()).rstrip()).split()
+
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> RefWords:
-        words = [self._words(ref) for ref in references]
+        words = [self._reference_words(ref) for ref in references]
         if self.max_words:
             for k, ref in enumerate(words):
                 if len(ref) > self.max_words:
@@ -96,7 +107,7 @@ class TER(Metric[RefWords]):
         except SegmentTooLongError as exc:
             for i, refs in enumerate(references):  # find the first one (a rare path: tokenize again)
                 for k, ref in enumerate(refs):
-                    if len(self._words(ref)) > self.max_words:
+                    if len(self._reference_words(ref)) > self.max_words:
                         exc.segment, exc.system, exc.reference = i, None, k
                         raise
                 for s, hyps in enumerate(systems):

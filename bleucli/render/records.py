@@ -79,6 +79,8 @@ def score_data(score: Score) -> dict[str, Any]:
         data["verbose_score"] = details
     data.update(score.statistics_data())
     data["nrefs"] = score.signature.to_dict()["nrefs"]
+    if score.mean is not None:  # corpus_score(..., n_bootstrap=N)
+        data.update(mean=score.mean, ci=score.ci)
     return data
 
 

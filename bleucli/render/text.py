@@ -30,11 +30,39 @@ def paint(text: str, color: str, enabled: bool) -> str:
 
 def score_line(score: Score, width: int = 1, score_only: bool = False, short: bool = False) -> str:
     """``NAME|signature = score[ details]`` (or just the score)."""
+    return sacrebleu_format(score, width, score_only, score.signature.format(short))
+
+
+def sacrebleu_format(score: Score, width: int = 2, score_only: bool = False, signature: str = "",
+                     is_json: bool = False) -> str:
+    """sacreBLEU 2.6's ``Score.format``: ``NAME[|signature] = score[ (μ = mean ± ci)][ details]``, or its JSON.
+
+    Without a signature the line is ``NAME = score[ details]``, which is also what
+    ``str(score)`` and ``repr(score)`` give in sacreBLEU (``width=2``). The JSON is
+    sacreBLEU's ``indent=1`` object: ``name``, ``score`` rounded to ``width``,
+    ``signature``, ``verbose_score`` when the metric has details, then each
+    signature field as a key. sacreBLEU raises ``ValueError`` for JSON without a
+    signature; here the fields are then simply absent.
+    """
     value = f"{score.score:.{width}f}"
+    details = score.details()
+    data: dict[str, object] = {"name": score.name, "score": float(value), "signature": signature}
+    if score.mean is not None and score.mean > 0:  # sacreBLEU's test: `if self._mean > 0`
+        mean, ci = f"{score.mean:.{width}f}", f"{score.ci:.{width}f}"
+        value += f" (μ = {mean} ± {ci})"
+        data.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}")
+    if is_json:
+        import json
+
+        if details:
+            data["verbose_score"] = details
+        for field in signature.split("|") if signature else ():
+            key, _, field_value = field.partition(":")
+            data[key] = field_value
+        return json.dumps(data, indent=1, ensure_ascii=False)
     if score_only:
         return value
-    details = score.details()
-    line = f"{score.name}|{score.signature.format(short)} = {value}"
+    line = f"{score.name}|{signature} = {value}" if signature else f"{score.name} = {value}"
     return f"{line} {details}" if details else line
 
 

@@ -106,6 +106,12 @@ def _load(name: str, pair: str, needed: list[str] | None, cache_dir: Any, offlin
     return testset, data, lines
 
 
+def processed_pair(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None = None,
+                   progress: ProgressCallback | None = None, registry: RegistryLike = None) -> PairData:
+    """The verified processed pair, downloaded and built if needed (its files back ``get_source_file``...)."""
+    return _load(name, pair, [], cache_dir, offline, progress, registry)[1]
+
+
 def fields(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None = None,
            progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
     """The echoable fields of a (set, pair): src, references, metadata, system outputs.

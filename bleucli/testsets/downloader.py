@@ -7,7 +7,13 @@ this module does instead:
   (requests' read timeout is per socket read, so a slow drip needs the deadline);
 * one failure = traceback -> bounded retries with exponential backoff on
   connection errors, bodies cut mid-stream, 429 (honouring Retry-After) and 5xx;
-  never on 404 or other 4xx;
+  never on 404 or other 4xx. The policy is urllib3's ``Retry`` (which statuses,
+  the attempt count, the backoff, Retry-After in seconds or as an HTTP date),
+  driven by the one loop of :func:`fetch` rather than mounted on the requests
+  adapter: a mounted ``Retry`` only sees failures up to the response headers,
+  and half of those retried here (a body cut, reset or stalled, resumed with
+  ``Range``) come after them, so it would split one budget and one deadline
+  into two layers;
 * a truncated file kept forever -> the body streams into a process-unique temp
   file, is hashed while written, verified, fsynced and only then renamed;
 * ``Content-Encoding: gzip`` silently decoded -> ``Accept-Encoding: identity``
@@ -90,14 +96,22 @@ class DownloadPolicy:
 log = logging.getLogger("bleucli.download")
 
 
-class _Retry(Exception):
-    """An attempt failed in a way worth retrying; ``restart`` drops the partial body."""
+#: Statuses retried (with the connection failures and cut bodies): too many requests, server errors.
+RETRY_STATUSES = frozenset([429, *range(500, 600)])
 
-    def __init__(self, reason: str, restart: bool = False, wait: float | None = None) -> None:
+
+class _Retry(Exception):
+    """An attempt failed in a way worth retrying; ``restart`` drops the partial body.
+
+    ``response`` is urllib3's response when the failure is its status (the
+    ``Retry`` reads its Retry-After header and records the status).
+    """
+
+    def __init__(self, reason: str, restart: bool = False, response: Any = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.restart = restart
-        self.wait = wait
+        self.response = response
 
 
 class _Partial:
@@ -140,10 +154,26 @@ def _looks_like_html(head: bytes) -> bool:
     return start.startswith((b"<!doctype html", b"<html", b"<head", b"<?xml version")) and b"html" in start
 
 
-def _retry_after(value: str | None) -> float | None:
-    if value and value.strip().isdigit():
-        return float(value.strip())
-    return None
+def _retry_policy(policy: DownloadPolicy) -> Any:
+    """urllib3's ``Retry`` for ``policy``: ``policy.retries`` retries in all, whatever failed."""
+    from urllib3.util.retry import Retry
+
+    return Retry(total=policy.retries, backoff_factor=policy.backoff, backoff_max=policy.backoff_max,
+                 status_forcelist=RETRY_STATUSES, respect_retry_after_header=True)
+
+
+def _next_wait(retry: Any, response: Any) -> float:
+    """How long urllib3's ``Retry.sleep`` would wait: the server's Retry-After if any, else the backoff."""
+    from urllib3.exceptions import InvalidHeader
+
+    if response is not None and retry.respect_retry_after_header:
+        try:
+            after = retry.get_retry_after(response)
+        except InvalidHeader:  # neither seconds nor an HTTP date: ignored, as a missing header
+            after = None
+        if after:
+            return float(after)
+    return float(retry.get_backoff_time())
 
 
 def fetch(download: Download, dest: Path, policy: DownloadPolicy | None = None,
@@ -156,6 +186,7 @@ def fetch(download: Download, dest: Path, policy: DownloadPolicy | None = None,
     file is left at ``dest`` or under a temporary name.
     """
     import requests
+    from urllib3.exceptions import MaxRetryError
 
     policy = policy or DownloadPolicy.from_env()
     algorithms = tuple(a for a, v in (("sha256", download.sha256), ("md5", download.md5)) if v)
@@ -165,24 +196,28 @@ def fetch(download: Download, dest: Path, policy: DownloadPolicy | None = None,
     partial = _Partial(temp_path(dest.parent, ".part-", dest.name), algorithms)
     try:
         with requests.Session() as session:
-            attempt = 0
+            retry = _retry_policy(policy)
             while True:
                 try:
-                    _attempt(session, download, partial, policy, cap, started, progress)
+                    _attempt(session, download, partial, policy, cap, started, progress, retry)
                     break
-                except _Retry as retry:
-                    attempt += 1
-                    if retry.restart:
+                except _Retry as failure:
+                    if failure.restart:
                         partial.reset()
+                    attempts = len(retry.history) + 1
+                    try:
+                        retry = retry.increment("GET", url, response=failure.response,
+                                                error=None if failure.response is not None else failure)
+                    except MaxRetryError:
+                        retry = None
                     remaining = policy.deadline - (time.monotonic() - started)
-                    if attempt > policy.retries or remaining <= 0:
-                        raise DownloadError(f"could not download {url}: {retry.reason} "
-                                            f"(gave up after {attempt} attempt{'s' if attempt > 1 else ''})",
+                    if retry is None or remaining <= 0:
+                        raise DownloadError(f"could not download {url}: {failure.reason} "
+                                            f"(gave up after {attempts} attempt{'s' if attempts > 1 else ''})",
                                             url) from None
-                    wait = retry.wait if retry.wait is not None else policy.backoff * 2 ** (attempt - 1)
-                    wait = max(0.0, min(wait, policy.backoff_max, remaining))
-                    log.warning("downloading %s: %s; retrying in %.1f s (attempt %d of %d)", url, retry.reason,
-                                wait, attempt + 1, policy.retries + 1)
+                    wait = max(0.0, min(_next_wait(retry, failure.response), policy.backoff_max, remaining))
+                    log.warning("downloading %s: %s; retrying in %.1f s (attempt %d of %d)", url, failure.reason,
+                                wait, attempts + 1, policy.retries + 1)
                     time.sleep(wait)
         partial.close()
         _verify(download, partial, cap)
@@ -304,7 +339,7 @@ def _short(exc: BaseException) -> str:
 
 
 def _attempt(session: Any, download: Download, partial: _Partial, policy: DownloadPolicy, cap: int,
-             started: float, progress: ProgressCallback | None) -> None:
+             started: float, progress: ProgressCallback | None, retry: Any) -> None:
     import requests
     import urllib3
 
@@ -319,9 +354,8 @@ def _attempt(session: Any, download: Download, partial: _Partial, policy: Downlo
     response = _open(session, download, headers, policy, started)
     with response:
         status = response.status_code
-        if status == 429 or status >= 500:
-            raise _Retry(f"HTTP {status} {response.reason or ''}".strip(),
-                         wait=_retry_after(response.headers.get("Retry-After")))
+        if retry.is_retry("GET", status, "Retry-After" in response.headers):
+            raise _Retry(f"HTTP {status} {response.reason or ''}".strip(), response=response.raw)
         if status == 416:
             raise _Retry("HTTP 416 (range not satisfiable)", restart=True)
         if status >= 400 or status not in (200, 206):

@@ -318,6 +318,10 @@ class PairData:
                 return entry
         raise KeyError(name)
 
+    def field_path(self, name: str) -> Path:
+        """The file holding the field's lines (one per line, ``\n``-terminated), as verified by the manifest."""
+        return self.directory / self._entry(name)["file"]
+
     def has_field(self, name: str) -> bool:
         return any(entry["name"] == name for entry in self.manifest["fields"])
 

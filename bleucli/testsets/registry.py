@@ -118,6 +118,11 @@ class TestSet:
             raise UnknownLanguagePairError(self.name, name, list(self.pairs)) from None
 
     @property
+    def langpairs(self) -> Mapping[str, PairSpec]:
+        """sacreBLEU's name for :attr:`pairs` (``DATASETS[name].langpairs``)."""
+        return self.pairs
+
+    @property
     def dirname(self) -> str:
         """The set's directory name in the cache (``/`` cannot appear in one path component)."""
         return self.name.replace("/", "+")

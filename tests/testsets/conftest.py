@@ -299,6 +299,13 @@ def _make_handler(server: Server) -> type[BaseHTTPRequestHandler]:
                 extra = {"Retry-After": "0"} if code == 429 else {}
                 self._headers(code, {"Content-Length": "5", "Connection": "close", **extra})
                 self.wfile.write(b"error")
+            elif kind == "status_retry_date":  # (kind, code, seconds): Retry-After as an HTTP date that far ahead
+                from email.utils import formatdate
+
+                when = formatdate(time.time() + fault[2], usegmt=True)  # type: ignore[index]
+                self._headers(fault[1], {"Content-Length": "5", "Connection": "close",  # type: ignore[index]
+                                         "Retry-After": when})
+                self.wfile.write(b"error")
             elif kind == "trunc_cl":
                 self._headers(200, {**base, "Content-Length": str(len(body))})
                 self.wfile.write(half)

@@ -229,3 +229,16 @@ def test_progress_callback_is_called(env):
     ts.download("toy-tsv", progress=lambda url, done, total: calls.append((url, done, total)))
     size = len(env.server.files["mtnt.tar.gz"])
     assert calls and calls[-1][1] == size and calls[-1][2] == size
+
+
+# -- issue 16.18: the retry policy is urllib3's Retry, which also reads Retry-After as an HTTP date (RFC 9110)
+@pytest.mark.slow  # waits the second or two the server asks for
+def test_retry_after_http_date_is_honoured(env, corpus, caplog):
+    import re
+
+    env.server.script("mtnt.tar.gz", ("status_retry_date", 503, 2))
+    with caplog.at_level("WARNING", logger="bleucli.download"):
+        assert_recovers(env, corpus)
+    waits = [float(m.group(1)) for r in caplog.records if (m := re.search(r"retrying in ([0-9.]+) s", r.getMessage()))]
+    assert len(waits) == 1 and 0.5 <= waits[0] <= 2.5, caplog.text  # the date, not the 0.01 s backoff
+    assert len(env.server.gets("mtnt.tar.gz")) == 2
