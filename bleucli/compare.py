@@ -289,13 +289,17 @@ def compare(
     source: Sequence[str] | None = None,
     source_name: str | None = None,
     command: str = "",
+    signature_fields: dict[str, str | None] | None = None,
+    test_set: tuple[str, str] | None = None,
 ) -> Comparison:
     """Score and compare ``systems`` (the first is the baseline) as ``options`` say.
 
     ``options.significance.test`` chooses the p-values (``bs`` by default,
     ``ar``); the bootstrap always runs, for the CIs. BLEU is always computed
     (the sentence table and its highlighting are BLEU's); ``-m`` adds chrF
-    and TER to the systems table.
+    and TER to the systems table. ``signature_fields`` are a test set's
+    (``test:``, ``lang:``...), as the scoring command gives its metrics;
+    ``test_set`` is ``(name, sha256 of its reference data)`` for the header.
     """
     from .significance import paired_system_names, paired_test
     from .streaming import Streams, stream_rows, stream_statistics
@@ -309,9 +313,10 @@ def compare(
     metric_options = metric_options._replace(requested=requested,
                                              bleu=metric_options.bleu._replace(effective_order=False))
     target = options.testset.target_language
-    metrics = metric_options.build(None, target)
+    metrics = metric_options.build(None, target, signature_fields)  # type: ignore[arg-type]
     sentence_metric: BLEU = metric_options._replace(  # type: ignore[assignment]
-        requested=("bleu",), bleu=metric_options.bleu._replace(effective_order=True)).build(None, target)[0]
+        requested=("bleu",), bleu=metric_options.bleu._replace(effective_order=True)).build(
+        None, target, signature_fields)[0]  # type: ignore[arg-type]
     bleu_index = [m.name for m in metrics].index("BLEU")
     streams = Streams(list(system_names), systems, list(reference_names), references)
     nrefs = len(references)
@@ -334,7 +339,8 @@ def compare(
     pairwise = _pairwise(metrics[0], rows[0], test, resamples, significance.seed, options.jobs, nrefs) \
         if len(systems) > 2 else ()
     segments = _segments(sentence_metric, systems, references, rows[bleu_index], source, nrefs)
-    inputs = [InputFile("reference", name, digest(lines)) for name, lines in zip(reference_names, references)]
+    inputs = [InputFile("test set", test_set[0], test_set[1])] if test_set is not None else []
+    inputs += [InputFile("reference", name, digest(lines)) for name, lines in zip(reference_names, references)]
     if source is not None:
         inputs.append(InputFile("source", source_name or "source", digest(source)))
     inputs += [InputFile("system", name, digest(lines)) for name, lines in zip(system_names, systems)]
