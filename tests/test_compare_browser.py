@@ -172,3 +172,87 @@ def test_without_javascript_the_tables_are_all_there(browser, report):
     assert not opened.is_visible("#filters")
     assert opened.locator("#systems tbody tr").count() == 2
     context.close()
+
+
+def page_data(page) -> dict:
+    return json.loads(page.text_content("#bleucli-data"))
+
+
+def test_every_bucket_ngram_and_chart_element_filters_the_sentences(page, report):
+    """Each ``[data-pick]`` element, clicked, shows exactly its sentences; clicked again, all of them."""
+    picks = page_data(page)["picks"]
+    segments = {s["number"]: s for s in report[1]["segments"]}
+    elements = page.eval_on_selector_all("[data-pick]", "els => els.map(e => +e.dataset.pick)")
+    assert sorted(set(elements)) == list(range(len(picks)))
+    # one round trip: click each pick, record what the table and the controls show, click it again
+    seen = page.evaluate("""n => { const rows = () => Array.from(
+            document.querySelectorAll('#sentences tbody tr:not([hidden])'), r => +r.dataset.n);
+        const out = [];
+        for (let i = 0; i < n; i++) {
+            const el = document.querySelector(`[data-pick='${i}']`);
+            el.dispatchEvent(new MouseEvent('click'));
+            const pressed = Array.from(document.querySelectorAll(`[data-pick='${i}']`),
+                                       e => e.getAttribute('aria-pressed'));
+            const note = document.getElementById('f-bucket').textContent;
+            const shown = rows();
+            el.dispatchEvent(new MouseEvent('click'));
+            out.push({shown, pressed, note, after: rows().length});
+        }
+        return out; }""", len(picks))
+    for pick, result in zip(picks, seen):
+        if "segments" in pick:
+            assert result["shown"] == pick["segments"], pick["label"]
+        else:
+            k, sign = pick["system"], pick["sign"]
+            deltas = {n: s["systems"][k]["sentence_bleu"] - s["systems"][0]["sentence_bleu"]
+                      for n, s in segments.items()}
+            expected = [n for n, d in deltas.items() if (d < 0 if sign == "worse" else d > 0)]
+            assert result["shown"] == expected, pick["label"]
+        assert set(result["pressed"]) == {"true"} and result["note"] == f"selected: {pick['label']}"
+        assert result["after"] == 100
+
+
+def test_the_picks_are_the_reports_buckets_and_ngrams(page, report):
+    """What the page filters on is what the JSON report (the core's numbers) says."""
+    picks = {p["label"]: p.get("segments") for p in page_data(page)["picks"]}
+    for bucket in report[1]["buckets"]:
+        assert picks[f"{bucket['kind']} {bucket['label']}"] == bucket["segments"]
+        for k, members in enumerate(bucket.get("by_system", [])):
+            assert picks[f"{bucket['kind']} {bucket['label']}: {report[1]['systems'][k]['system']}"] == members
+    for side in ("better", "worse"):
+        for item in report[1]["ngrams"][0][side]:
+            assert picks[f"n-gram {item['ngram']}"] == item["segments"]
+
+
+def test_chart_elements_respond_to_real_clicks_and_the_keyboard(page, report):
+    bucket = report[1]["buckets"][0]
+    group = page.locator("svg g.pick").first  # the first reference-length group of the bucket chart
+    group.click()
+    assert visible_numbers(page) == bucket["segments"]
+    assert group.get_attribute("aria-pressed") == "true"
+    group.focus()
+    page.keyboard.press("Enter")
+    assert len(visible_numbers(page)) == 100
+    band = page.locator("svg.sorted g.pick").first  # the first tenth of the sorted-delta curve
+    band.focus()
+    page.keyboard.press(" ")
+    deltas = sorted((s["systems"][1]["sentence_bleu"] - s["systems"][0]["sentence_bleu"], s["number"])
+                    for s in report[1]["segments"])
+    assert visible_numbers(page) == sorted(n for _, n in deltas[:10])
+    page.click("#f-clear")
+    assert len(visible_numbers(page)) == 100 and band.get_attribute("aria-pressed") == "false"
+    page.locator("svg.bootstrap g.pick").last.click()  # the resamples where the candidate is better
+    assert visible_numbers(page) == [n for d, n in sorted(deltas, key=lambda x: x[1]) if d > 0]
+
+
+def test_a_pick_combines_with_the_other_filters_and_sorting(page, report):
+    bucket = next(b for b in report[1]["buckets"] if b["kind"] == "reference length" and b["count"] > 10)
+    page.click(f"table.buckets[data-kind='reference length'] button.pick[title='the segments of reference length "
+               f"{bucket['label']}']")
+    page.get_by_label("delta sign").select_option("worse")
+    segments = {s["number"]: s for s in report[1]["segments"]}
+    delta = {n: s["systems"][1]["sentence_bleu"] - s["systems"][0]["sentence_bleu"] for n, s in segments.items()}
+    expected = [n for n in bucket["segments"] if delta[n] < 0]
+    assert visible_numbers(page) == expected
+    page.click("button[data-key=d1]")
+    assert visible_numbers(page) == sorted(expected, key=lambda n: (-delta[n], n))

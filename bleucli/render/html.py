@@ -320,8 +320,9 @@ def _bucket_chart(c: Comparison, kind: str, rows: list[tuple[Any, int, list[int]
         label_text = f"<text x=\"{x0}\" y=\"{base_y + 14}\" class=\"small\">{escape(bucket.label)}</text>"
         if system_picks:
             parts.append("".join(bars) + label_text)
-        else:
-            parts.append(_pick_group(pick, f"{kind} {bucket.label}", "".join(bars) + label_text))
+        else:  # the whole column answers a click, not only its bars
+            hit = f"<rect class=\"band\" x=\"{x0 - gap / 2}\" y=\"0\" width=\"{group_w}\" height=\"{height}\"/>"
+            parts.append(_pick_group(pick, f"{kind} {bucket.label}", hit + "".join(bars) + label_text))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -389,7 +390,7 @@ def _delta_curve(c: Comparison, k: int, picks: _Picks) -> str:
         x0, x1 = x(lo) - (0 if lo else pad / 2), x(hi - 1) + (0 if hi < n else pad / 2)
         bands.append(_pick_group(pick, label, f"<rect class=\"band\" x=\"{x0:.1f}\" y=\"0\" "
                                               f"width=\"{max(1.0, x1 - x0):.1f}\" height=\"{height}\"/>"))
-    return (f"<svg class=\"chart\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
+    return (f"<svg class=\"chart sorted\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
             f"width=\"{width}\" height=\"{height}\"><title>{title}</title>{''.join(bands)}"
             f"<line class=\"zero\" x1=\"{pad}\" y1=\"{y(0):.1f}\" x2=\"{width - pad}\" y2=\"{y(0):.1f}\"/>"
             f"<polyline class=\"curve\" points=\"{points}\"/>"
@@ -432,14 +433,19 @@ def _bootstrap_chart(c: Comparison, k: int, picks: _Picks) -> str:
         bars["worse" if centre < 0 else "better"].append(
             f"<rect class=\"bar {'neg' if centre < 0 else 'pos'}\" x=\"{pad + b * bin_w:.1f}\" "
             f"y=\"{base_y - h:.1f}\" width=\"{max(0.5, bin_w - 1):.1f}\" height=\"{h:.1f}\"/>")
+    split = pad + len(bars["worse"]) * bin_w  # each side's whole area answers a click, not only its bars
+    areas = {"worse": (pad, split), "better": (split, width - pad)}
     groups = "".join(_pick_group(sides[side], f"resamples where {c.systems[k]} is {side}: show the sentences where "
-                                              f"it is {side} than the baseline", "".join(items))
+                                              f"it is {side} than the baseline",
+                                 f"<rect class=\"band\" x=\"{areas[side][0]:.1f}\" y=\"0\" "
+                                 f"width=\"{areas[side][1] - areas[side][0]:.1f}\" height=\"{base_y}\"/>"
+                                 + "".join(items))
                      for side, items in bars.items() if items)
     zero = ""
     if low < 0 < high:
         zx = pad + (0 - low) / (high - low) * (width - 2 * pad)
         zero = f"<line class=\"zero\" x1=\"{zx:.1f}\" y1=\"0\" x2=\"{zx:.1f}\" y2=\"{base_y}\"/>"
-    return (f"<svg class=\"chart\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
+    return (f"<svg class=\"chart bootstrap\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
             f"width=\"{width}\" height=\"{height}\"><title>{title}</title>{groups}{zero}"
             f"<line class=\"axis\" x1=\"{pad}\" y1=\"{base_y}\" x2=\"{width - pad}\" y2=\"{base_y}\"/>"
             f"<text x=\"{pad}\" y=\"{height - 4}\">{low:+.2f}</text>"
