@@ -29,11 +29,14 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
-    """The report of the README's example (Online-B vs Lan-Bridge, 100 segments), and its JSON data."""
+    """The report of the README's example (Online-B vs Lan-Bridge, 100 segments, 10 documents), and its JSON."""
     folder = tmp_path_factory.mktemp("report")
     for name in ("ref.de", "Online-B.de", "Lan-Bridge.de"):
         shutil.copy(EXAMPLES / name, folder / name)
+    # ten documents of ten segments: the document view
+    (folder / "docs.txt").write_text("".join(f"doc-{i // 10}\n" for i in range(100)), encoding="utf-8")
     args = ["compare", str(folder / "ref.de"), "-i", str(folder / "Online-B.de"), str(folder / "Lan-Bridge.de"),
+            "--docids", str(folder / "docs.txt"),
             "--html", str(folder / "report.html"), "--json", str(folder / "report.json"), "-q"]
     assert invoke(args).exit_code == 0
     return folder / "report.html", json.loads((folder / "report.json").read_text(encoding="utf-8"))
@@ -129,9 +132,9 @@ def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report):
                 for start in starts:
                     for i in range(start, start + n):
                         longest[i] = n
-            cell = f"#s{segment['number']} td.out:nth-of-type({3 + 2 * k}) .t"
-            classes = page.eval_on_selector_all(
-                f"{cell} span", "spans => spans.map(s => s.className)")
+            classes = page.eval_on_selector(
+                f"#s{segment['number']}", "(row, k) => Array.from(row.querySelectorAll('td.out')[k]"
+                ".querySelectorAll('.t span'), s => s.className)", k)
             counts = [sum(f"m{n}" in c.split() for c in classes) for n in range(1, 5)]
             assert counts == [sum(1 for v in longest.values() if v == n) for n in range(1, 5)]
 
@@ -256,3 +259,15 @@ def test_a_pick_combines_with_the_other_filters_and_sorting(page, report):
     assert visible_numbers(page) == expected
     page.click("button[data-key=d1]")
     assert visible_numbers(page) == sorted(expected, key=lambda n: (-delta[n], n))
+
+
+def test_the_document_view_filters_the_sentences_by_document(page, report):
+    documents = [b for b in report[1]["buckets"] if b["kind"] == "document"]
+    assert [b["label"] for b in documents] == [f"doc-{i}" for i in range(10)]
+    page.click("#h-documents ~ table button.pick[title='the segments of document doc-3']")
+    assert visible_numbers(page) == list(range(31, 41))
+    cells = page.eval_on_selector_all("#sentences tbody tr:not([hidden]) td.doc",
+                                      "cells => cells.map(c => c.textContent)")
+    assert cells == ["doc-3"] * 10
+    header = page.eval_on_selector_all("#h-documents ~ table thead th", "ths => ths.map(t => t.textContent)")
+    assert header[:3] == ["document", "segments", f"BLEU {report[1]['systems'][0]['system']}"]

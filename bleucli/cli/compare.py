@@ -50,6 +50,9 @@ def _tokenizer_names() -> list[str]:
               help="System output files: the baseline first, then one or more systems to compare with it.")
 @click.option("--source", metavar="FILE", default=None,
               help="Source sentences, shown next to the references [default with -t: the test set's source].")
+@click.option("--docids", metavar="FILE", default=None,
+              help="The document id of each segment, one a line: adds a document view "
+                   "[default with -t: the test set's doc ids, when it has them].")
 @click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
               help="Split the single reference file on tabs into this many references.")
 @click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
@@ -127,18 +130,25 @@ def _compare(flags: dict[str, Any]) -> int:
         systems.append(list(streams[0]))
     source_name = flags["source"]
     source = list(FileLines(source_name, options.inputs.encoding, notices)) if source_name else None
+    documents_name = flags["docids"]
+    documents = list(FileLines(documents_name, options.inputs.encoding, notices)) if documents_name else None
     if data is not None:
         systems = tscli.filter_systems(data, list(options.inputs.systems), systems)
         if source is not None:
             source = data.filter_hypotheses(source, source=source_name)
         else:
             source, source_name = _test_set_field(options, data, "src"), f"{data.test}:src"
+        if documents is not None:
+            documents = data.filter_hypotheses(documents, source=documents_name)
+        else:
+            documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
     if not flags["quiet"]:
         for notice in notices:
             report.warning(notice)
     result = build(options, list(options.inputs.systems), systems, reference_names, references,
                    source=source, source_name=source_name, command=_command_line(flags),
-                   signature_fields=signature_fields, test_set=_test_set_input(data))
+                   signature_fields=signature_fields, test_set=_test_set_input(data),
+                   documents=documents, documents_name=documents_name)
     outputs = [(fmt, flags[f"{fmt}_path"]) for fmt in ("html", "markdown", "json") if flags[f"{fmt}_path"]]
     if not outputs:
         outputs = [("markdown", "-")]
@@ -216,10 +226,9 @@ def _command_line(flags: dict[str, Any]) -> str:
     words = ["bleucli", "compare", *flags["refs"], "-i", *flags["inputs"]]
     if flags["test_set"]:
         words[2:2] = ["-t", flags["test_set"]]
-    for flag, key in (("--source", "source"), ("-nr", "num_refs"), ("-l", "langpair"), ("-ol", "origlang"),
-                      ("--subset", "subset"), ("-tok", "tokenize"),
-                      ("-s", "smooth_method"), ("-sv", "smooth_value"), ("-pbsn", "paired_bs_n"),
-                      ("-parn", "paired_ar_n"), ("--seed", "seed")):
+    for flag, key in (("--source", "source"), ("--docids", "docids"), ("-nr", "num_refs"), ("-l", "langpair"),
+                      ("-ol", "origlang"), ("--subset", "subset"), ("-tok", "tokenize"), ("-s", "smooth_method"),
+                      ("-sv", "smooth_value"), ("-pbsn", "paired_bs_n"), ("-parn", "paired_ar_n"), ("--seed", "seed")):
         default = {"num_refs": 1, "smooth_method": "exp", "paired_bs_n": DEFAULT_BOOTSTRAP_SAMPLES,
                    "paired_ar_n": DEFAULT_AR_TRIALS}.get(key)
         if flags[key] is not None and flags[key] != default:

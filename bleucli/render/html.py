@@ -481,6 +481,8 @@ def _documents(c: Comparison, picks: _Picks) -> str:
 def _sentence_row(c: Comparison, segment: Segment) -> str:
     n = segment.number
     cells = [f"<td class=\"num\"><a href=\"#s{n}\" aria-label=\"permalink to segment {n}\">{n}</a></td>"]
+    if c.segments[0].document is not None:
+        cells.append(f"<td class=\"doc\">{escape(segment.document or '')}</td>")
     if any(s.source is not None for s in c.segments[:1]):
         cells.append(f"<td class=\"txt\"><span class=\"t\">{escape(segment.source or '')}</span></td>")
     refs = "<br>".join(escape(r) for r in segment.references)
@@ -501,6 +503,8 @@ def _sort_head(label: str, key: str) -> str:
 
 def _sentences(c: Comparison) -> str:
     heads = [_sort_head("#", "n")]
+    if c.segments[0].document is not None:
+        heads.append("<th scope=\"col\">document</th>")
     if c.segments and c.segments[0].source is not None:
         heads.append("<th scope=\"col\">source</th>")
     heads.append("<th scope=\"col\">reference</th>" if len(c.segments[0].references) == 1
