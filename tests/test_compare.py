@@ -391,3 +391,23 @@ def test_bad_input_gives_one_line_errors_with_documented_codes(three, tmp_path):
     assert result.exit_code == 3 and result.stderr.startswith(f"bleucli: error: {short}: has 1 lines")
     result = invoke(["compare", ref, "-i", *systems[:2], "--html", str(tmp_path / "no" / "dir.html")])
     assert result.exit_code == 74 and "dir.html" in result.stderr
+
+
+def test_pages_above_the_lazy_threshold_carry_their_rows_in_the_escaped_data(tmp_path):
+    from bleucli.render.html import LAZY_ROWS, comparison_page
+
+    refs = [["</script> alert", '"><img src=x>', "שלום עולם", "北京欢迎你"]]
+    result = compare(RunOptions(), ["a", "b"], [HOSTILE, list(reversed(HOSTILE))], ["ref"], refs)
+    full, lazy = comparison_page(result), comparison_page(result, lazy_above=3)
+    assert LAZY_ROWS == 20_000
+    for page, rows_in_html in ((full, 4), (lazy, 0)):
+        body = re.search(r'<table id="sentences">.*?<tbody>(.*?)</tbody>', page, re.S).group(1)
+        assert body.count("<tr id=") == rows_in_html
+        data_text = re.search(r'<script type="application/json" id="bleucli-data">(.*?)</script>', page, re.S).group(1)
+        assert "<" not in data_text and ">" not in data_text and "&" not in data_text
+        data = json.loads(data_text)
+        assert ("rows" in data) == (rows_in_html == 0)
+    rows = json.loads(re.search(r'id="bleucli-data">(.*?)</script>', lazy, re.S).group(1))["rows"]
+    assert [re.match(r'<tr id="s(\d+)"', row).group(1) for row in rows] == ["1", "2", "3", "4"]
+    assert "<span class=\"t\">&lt;/script&gt; alert</span>" in rows[0] and "<script" not in "".join(rows)
+    assert "renders them as you scroll" in lazy and "renders them as you scroll" not in full

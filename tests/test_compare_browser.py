@@ -271,3 +271,91 @@ def test_the_document_view_filters_the_sentences_by_document(page, report):
     assert cells == ["doc-3"] * 10
     header = page.eval_on_selector_all("#h-documents ~ table thead th", "ths => ths.map(t => t.textContent)")
     assert header[:3] == ["document", "segments", f"BLEU {report[1]['systems'][0]['system']}"]
+
+
+# -- a lazy page: rows rendered by the script as the reader scrolls ------------------------------
+LAZY_SEGMENTS = 1000
+
+
+@pytest.fixture(scope="module")
+def lazy_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    """1,000 segments of wmt22-en-de, rendered with the lazy threshold lowered to 500 rows."""
+    from bleucli.compare import compare
+    from bleucli.options import RunOptions
+    from bleucli.render.html import comparison_page
+    from datasets import DATA, read
+
+    folder = DATA / "wmt22-en-de"
+    refs = [list(read(folder / "ref.de.gz")[:LAZY_SEGMENTS])]
+    systems = [list(read(folder / "sys" / f"{name}.de.gz")[:LAZY_SEGMENTS]) for name in ("Online-A", "Online-B")]
+    result = compare(RunOptions(), ["Online-A", "Online-B"], systems, ["ref"], refs)
+    path = tmp_path_factory.mktemp("lazy") / "lazy.html"
+    path.write_text(comparison_page(result, lazy_above=500), encoding="utf-8")
+    return path, result
+
+
+@pytest.fixture
+def lazy_page(browser, lazy_report):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.messages = []
+    opened.on("console", lambda message: opened.messages.append((message.type, message.text)))
+    opened.on("pageerror", lambda error: opened.messages.append(("pageerror", str(error))))
+    opened.goto(lazy_report[0].as_uri())
+    yield opened
+    context.close()
+
+
+def rendered(page) -> list[int]:
+    return page.eval_on_selector_all("#sentences tbody tr", "rows => rows.map(r => +r.dataset.n)")
+
+
+def test_a_lazy_page_renders_a_window_and_more_as_the_reader_scrolls(lazy_page):
+    assert lazy_page.messages == []
+    first = rendered(lazy_page)
+    assert first == list(range(1, len(first) + 1)) and 200 <= len(first) < LAZY_SEGMENTS
+    assert lazy_page.text_content("#f-count") == f"{LAZY_SEGMENTS} of {LAZY_SEGMENTS} sentences shown"
+    for _ in range(40):
+        lazy_page.mouse.wheel(0, 20000)
+        lazy_page.wait_for_timeout(50)
+        if len(rendered(lazy_page)) == LAZY_SEGMENTS:
+            break
+    assert rendered(lazy_page) == list(range(1, LAZY_SEGMENTS + 1))
+
+
+def test_a_lazy_page_sorts_and_filters_over_every_row(lazy_page, lazy_report):
+    segments = lazy_report[1].segments
+    delta = {s.number: s.systems[1].sentence_bleu - s.systems[0].sentence_bleu for s in segments}
+    lazy_page.click("button[data-key=d1]")
+    order = sorted(delta, key=lambda n: (-delta[n], n))
+    shown = rendered(lazy_page)
+    assert shown == order[:len(shown)] and len(shown) < LAZY_SEGMENTS
+    lazy_page.get_by_label("delta sign").select_option("worse")
+    expected = [n for n in order if delta[n] < 0]
+    assert lazy_page.text_content("#f-count") == f"{len(expected)} of {LAZY_SEGMENTS} sentences shown"
+    assert rendered(lazy_page) == expected[:len(rendered(lazy_page))]
+    lazy_page.click("#f-copy")
+    lines = lazy_page.input_value("#tsv").rstrip("\n").split("\n")
+    assert [int(line.split("\t")[0]) for line in lines[1:]] == expected  # every matching row, rendered or not
+    # a text that only a row far from the first window holds
+    far = segments[-1].systems[0].hypothesis
+    lazy_page.click("#f-clear")
+    lazy_page.get_by_label("text contains").fill(far)
+    assert lazy_page.text_content("#f-count").split(" of ")[0] != "0"
+    assert LAZY_SEGMENTS in rendered(lazy_page)
+
+
+def test_a_lazy_page_permalink_renders_and_shows_its_row(lazy_page):
+    lazy_page.evaluate("location.hash = '#s987'")
+    lazy_page.wait_for_selector("#s987")
+    assert lazy_page.is_visible("#s987")
+    assert lazy_page.evaluate("document.getElementById('s987').getBoundingClientRect().top") < 900
+
+
+def test_a_lazy_page_without_javascript_says_why_the_table_is_empty(browser, lazy_report):
+    context = browser.new_context(java_script_enabled=False)
+    opened = context.new_page()
+    opened.goto(lazy_report[0].as_uri())
+    assert opened.locator("#sentences tbody tr").count() == 0
+    assert "renders them as you scroll" in opened.text_content("section[aria-labelledby=h-sentences]")
+    context.close()

@@ -501,7 +501,7 @@ def _sort_head(label: str, key: str) -> str:
     return f"<th scope=\"col\" aria-sort=\"none\"><button type=\"button\" data-key=\"{key}\">{label}</button></th>"
 
 
-def _sentences(c: Comparison) -> str:
+def _sentences(c: Comparison, lazy: bool) -> str:
     heads = [_sort_head("#", "n")]
     if c.segments[0].document is not None:
         heads.append("<th scope=\"col\">document</th>")
@@ -537,23 +537,42 @@ def _sentences(c: Comparison) -> str:
         "candidate, every candidate with the baseline). Sentence BLEU uses effective order, as "
         "<code>-sl</code>.</p>"
     )
-    body = "".join(_sentence_row(c, segment) for segment in c.segments)
-    return (f"<section aria-labelledby=\"h-sentences\"><h2 id=\"h-sentences\">Sentences</h2>{legend}{controls}"
+    body = "" if lazy else "".join(_sentence_row(c, segment) for segment in c.segments)
+    note = (f"<noscript><p class=\"note\">This report has {len(c.segments)} sentences, more than "
+            f"{LAZY_ROWS}: its script renders them as you scroll, and JavaScript is off. Every sentence and number "
+            "is in <code>--json</code>.</p></noscript>") if lazy else ""
+    return (f"<section aria-labelledby=\"h-sentences\"><h2 id=\"h-sentences\">Sentences</h2>{legend}{controls}{note}"
             f"<table id=\"sentences\"><thead><tr>{''.join(heads)}</tr></thead><tbody>{body}</tbody></table>"
             "</section>")
 
 
-def _data(c: Comparison, picks: _Picks) -> dict[str, Any]:
-    """What the script needs: names, sentence BLEU per segment and system, what each pick selects."""
-    return {
+def _data(c: Comparison, picks: _Picks, lazy: bool) -> dict[str, Any]:
+    """What the script needs: names, sentence BLEU per segment and system, what each pick selects, and
+    for a lazy page the rows' HTML (escaped here, like every row), inserted as the reader scrolls."""
+    data: dict[str, Any] = {
         "systems": list(c.systems),
         "bleu": [[entry.sentence_bleu for entry in segment.systems] for segment in c.segments],
         "picks": picks.items,
     }
+    if lazy:
+        data["rows"] = [_sentence_row(c, segment) for segment in c.segments]
+    return data
 
 
-def comparison_page(c: Comparison) -> str:
-    """The whole report as one HTML document (ends with a newline)."""
+#: Above this many sentences the table is rendered by the script, a window of rows at a time, as the
+#: reader scrolls (a page of every row in the DOM stalls the browser on open, sort and filter).
+LAZY_ROWS = 20_000
+
+
+def comparison_page(c: Comparison, lazy_above: int = LAZY_ROWS) -> str:
+    """The whole report as one HTML document (ends with a newline).
+
+    With more than ``lazy_above`` segments, the sentence rows travel in the
+    page data and the script renders them in windows; sorting and filtering
+    still run over every row. Smaller pages have every row in the HTML, so
+    they read without JavaScript.
+    """
+    lazy = len(c.segments) > lazy_above
     title = "bleucli compare: " + " vs ".join(c.systems)
     picks = _Picks()
     where = _where(c, picks)  # the picks are numbered in page order
@@ -564,10 +583,10 @@ def comparison_page(c: Comparison) -> str:
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         "<meta name=\"referrer\" content=\"no-referrer\">"
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"{_header(c)}<main>{_systems(c)}{where}{documents}{_sentences(c)}</main>"
-        f"<script type=\"application/json\" id=\"bleucli-data\">{embedded_json(_data(c, picks))}</script>"
+        f"{_header(c)}<main>{_systems(c)}{where}{documents}{_sentences(c, lazy)}</main>"
+        f"<script type=\"application/json\" id=\"bleucli-data\">{embedded_json(_data(c, picks, lazy))}</script>"
         f"<script>{_JS}</script></body></html>\n"
     )
 
 
-__all__ = ["comparison_page", "content_security_policy", "embedded_json", "highlighted"]
+__all__ = ["LAZY_ROWS", "comparison_page", "content_security_policy", "embedded_json", "highlighted"]
