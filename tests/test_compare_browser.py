@@ -264,12 +264,13 @@ def test_a_pick_combines_with_the_other_filters_and_sorting(page, report):
 def test_the_document_view_filters_the_sentences_by_document(page, report):
     documents = [b for b in report[1]["buckets"] if b["kind"] == "document"]
     assert [b["label"] for b in documents] == [f"doc-{i}" for i in range(10)]
-    page.click("#h-documents ~ table button.pick[title='the segments of document doc-3']")
+    page.click("section[aria-labelledby=h-documents] table button.pick[title='the segments of document doc-3']")
     assert visible_numbers(page) == list(range(31, 41))
     cells = page.eval_on_selector_all("#sentences tbody tr:not([hidden]) td.doc",
                                       "cells => cells.map(c => c.textContent)")
     assert cells == ["doc-3"] * 10
-    header = page.eval_on_selector_all("#h-documents ~ table thead th", "ths => ths.map(t => t.textContent)")
+    header = page.eval_on_selector_all("section[aria-labelledby=h-documents] table thead th",
+                                       "ths => ths.map(t => t.textContent)")
     assert header[:3] == ["document", "segments", f"BLEU {report[1]['systems'][0]['system']}"]
 
 

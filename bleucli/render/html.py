@@ -256,6 +256,7 @@ def _bucket_table(c: Comparison, kind: str, picks: _Picks) -> str:
         return ""
     measure = buckets[0].measure
     digits = 4 if kind == "word frequency" else 2
+    ci_digits = 1 if kind == "sentence BLEU" else digits
     count_head = {"word frequency": "reference words", "sentence BLEU": "segments (any system)"}.get(kind, "segments")
     head = "".join(f"<th scope=\"col\">{escape(measure)} {escape(n)}</th>" for n in c.systems)
     head += "".join(f"<th scope=\"col\">Δ {escape(n)}</th>" for n in c.systems[1:])
@@ -266,7 +267,7 @@ def _bucket_table(c: Comparison, kind: str, picks: _Picks) -> str:
         cells = []
         system_picks = []
         for k, (value, ci) in enumerate(zip(bucket.values, bucket.ci)):
-            text = _bucket_value(kind, value) + ("" if ci is None else f" ± {_num(ci, digits)}")
+            text = _bucket_value(kind, value) + ("" if ci is None else f" ± {_num(ci, ci_digits)}")
             if bucket.by_system:
                 system_pick = picks.add(f"{kind} {bucket.label}: {c.systems[k]}", bucket.by_system[k])
                 system_picks.append(system_pick)
@@ -282,15 +283,16 @@ def _bucket_table(c: Comparison, kind: str, picks: _Picks) -> str:
     section_id = "b-" + kind.replace(" ", "-")
     chart = _bucket_chart(c, kind, chart_rows) if kind != "document" else ""
     return (f"<h3 id=\"{section_id}\">{_BUCKET_TITLES[kind]}</h3><p class=\"note\">{_BUCKET_NOTES[kind]}</p>"
-            f"<table class=\"buckets\" data-kind=\"{escape(kind)}\"><thead><tr><th scope=\"col\">{escape(kind)}</th>"
-            f"<th scope=\"col\">{count_head}</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{chart}")
+            f"<div class=\"block\"><table class=\"buckets\" data-kind=\"{escape(kind)}\"><thead><tr>"
+            f"<th scope=\"col\">{escape(kind)}</th><th scope=\"col\">{count_head}</th>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>{chart}</div>")
 
 
 def _bucket_chart(c: Comparison, kind: str, rows: list[tuple[Any, int, list[int]]]) -> str:
     """Grouped bars per bucket (one bar per system) with CI whiskers; a bucket's group (or, for
     sentence-BLEU bins, each bar) filters the sentences."""
     n_sys = len(c.systems)
-    bar_w, gap, height, base_y, left = 12, 14, 150, 120, 36
+    bar_w, gap, height, base_y, left = 16, 18, 170, 140, 40
     group_w = n_sys * bar_w + gap
     width = left + len(rows) * group_w + 10
     top = max((v + (ci or 0.0) for bucket, _, _ in rows for v, ci in zip(bucket.values, bucket.ci)), default=1.0)
