@@ -216,7 +216,11 @@ def test_word_f_measure_cis_come_from_the_pbs_resamples(three):
 @pytest.mark.oracle
 @pytest.mark.slow
 def test_word_f_measure_equals_compare_mt(three):
-    """compare-mt 0.2.10's FreqWordBucketer (frequencies from the reference) on BLEU's tokens."""
+    """compare-mt 0.2.10's FreqWordBucketer (frequencies from the reference) on BLEU's tokens.
+
+    Needs ``pip install compare-mt==0.2.10 six matplotlib`` (not an extra: its wheel also installs a
+    top-level ``tests`` package, which shadows this repository's ``tests`` package until removed).
+    """
     bucketers = pytest.importorskip("compare_mt.bucketers", reason="compare-mt is not installed")
     ref, systems = three
     report = cli_json(["compare", ref, "-i", *systems, "--json", "-"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bleucli import testsets as ts
@@ -77,6 +78,7 @@ def test_test_set_errors_are_one_line_with_documented_codes(env, corpus, tmp_pat
     assert code == 2 and "needs a language pair" in err
 
 
+@pytest.mark.slow  # scores every document of both systems with the CLI
 def test_a_test_sets_doc_ids_give_the_document_view(env, corpus, tmp_path):
     """Each document's BLEU is the scoring command's BLEU of that document's lines."""
     n = len(ts.get_source("toy-xml", "en-de"))
