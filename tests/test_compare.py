@@ -415,3 +415,18 @@ def test_pages_above_the_lazy_threshold_carry_their_rows_in_the_escaped_data(tmp
     assert [re.match(r'<tr id="s(\d+)"', row).group(1) for row in rows] == ["1", "2", "3", "4"]
     assert "<span class=\"t\">&lt;/script&gt; alert</span>" in rows[0] and "<script" not in "".join(rows)
     assert "renders them as you scroll" in lazy and "renders them as you scroll" not in full
+
+
+def test_every_pick_in_the_page_data_has_an_element(tmp_path):
+    """A bootstrap histogram with every resample on one side gets one side's pick only."""
+    from bleucli.render.html import comparison_page
+
+    refs = [read(EXAMPLES / "ref.de")]
+    systems = [read(EXAMPLES / "Online-B.de"), refs[0]]  # the reference itself: better in every resample
+    result = compare(RunOptions(), ["Online-B", "the reference"], systems, ["ref"], refs)
+    assert min(result.deltas[0]) > 0
+    page = comparison_page(result)
+    data = json.loads(re.search(r'id="bleucli-data">(.*?)</script>', page, re.S).group(1))
+    in_page = {int(n) for n in re.findall(r'data-pick="(\d+)"', page)}
+    assert in_page == set(range(len(data["picks"])))
+    assert [p["sign"] for p in data["picks"] if "sign" in p] == ["better"]

@@ -426,8 +426,6 @@ def _bootstrap_chart(c: Comparison, k: int, picks: _Picks) -> str:
     name, base = escape(c.systems[k]), escape(c.systems[0])
     title = (f"Bootstrap distribution of BLEU {name} minus {base} over {len(deltas)} resamples "
              f"(range {low:+.2f} to {high:+.2f})")
-    sides = {"worse": picks.add(f"{c.systems[k]} worse than the baseline", system=k, sign="worse"),
-             "better": picks.add(f"{c.systems[k]} better than the baseline", system=k, sign="better")}
     bars: dict[str, list[str]] = {"worse": [], "better": []}
     for b, count in enumerate(counts):
         centre = low + (b + 0.5) * (high - low) / len(counts)
@@ -435,6 +433,9 @@ def _bootstrap_chart(c: Comparison, k: int, picks: _Picks) -> str:
         bars["worse" if centre < 0 else "better"].append(
             f"<rect class=\"bar {'neg' if centre < 0 else 'pos'}\" x=\"{pad + b * bin_w:.1f}\" "
             f"y=\"{base_y - h:.1f}\" width=\"{max(0.5, bin_w - 1):.1f}\" height=\"{h:.1f}\"/>")
+    # a pick for each side that has bars (every resample on one side: one pick)
+    sides = {side: picks.add(f"{c.systems[k]} {side} than the baseline", system=k, sign=side)
+             for side, items in bars.items() if items}
     split = pad + len(bars["worse"]) * bin_w  # each side's whole area answers a click, not only its bars
     areas = {"worse": (pad, split), "better": (split, width - pad)}
     groups = "".join(_pick_group(sides[side], f"resamples where {c.systems[k]} is {side}: show the sentences where "
