@@ -12,6 +12,21 @@ with the scoring command:
 * sentence BLEU from the metric's ``score_from_statistics`` on each segment's
   row with effective order on (what ``-sl`` prints).
 
+"Where the difference lives" uses the same pieces:
+
+* reference-length and document buckets: BLEU of the bucket's summed rows;
+  a length bucket's CI is :func:`bleucli.significance.confidence_interval`
+  on its rows (what ``-ci`` prints for files of the bucket's lines);
+* sentence-BLEU bins (compare-mt's cutoffs) and word F-measure by frequency
+  bucket (compare-mt 0.2.10's ``FreqWordBucketer`` with frequencies counted on
+  the first reference, here on BLEU's tokens): their CIs come from
+  :func:`bleucli.significance.bootstrap_column_sums`, the very resamples the
+  seeded paired bootstrap draws (compare-mt's own bootstrap is unseeded and
+  half-size);
+* the bootstrap delta distribution is :attr:`PairedResult.deltas`, what the
+  ``-pbs`` p-value is read from;
+* the n-gram lists count the clipped matches the highlighting found.
+
 The highlighting reproduces BLEU's clipped n-gram matching on the metric's
 own tokens (13a, intl, char, zh...): for every order n, an n-gram of the
 hypothesis is counted up to the largest number of times it occurs in one
