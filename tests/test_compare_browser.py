@@ -351,6 +351,9 @@ def test_a_lazy_page_permalink_renders_and_shows_its_row(lazy_page):
     lazy_page.wait_for_selector("#s987")
     assert lazy_page.is_visible("#s987")
     assert lazy_page.evaluate("document.getElementById('s987').getBoundingClientRect().top") < 900
+    lazy_page.evaluate("location.hash = '#s990'")
+    lazy_page.wait_for_function("document.getElementById('s990') !== null")
+    assert lazy_page.eval_on_selector_all("tr.target", "rows => rows.map(r => r.id)") == ["s990"]
 
 
 def test_a_lazy_page_without_javascript_says_why_the_table_is_empty(browser, lazy_report):

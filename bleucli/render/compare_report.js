@@ -8,7 +8,7 @@ var form=document.getElementById("filters");form.hidden=false;
 var q=document.getElementById("f-text"),sign=document.getElementById("f-sign"),
  thr=document.getElementById("f-threshold"),which=document.getElementById("f-system"),
  shown=document.getElementById("f-count"),pickNote=document.getElementById("f-bucket");
-var pick=null,pickSet=null;
+var pick=null,pickSet=null,target=null;
 function bleu(n,k){return data.bleu[n-1][k];}
 function delta(n,k){return bleu(n,k)-bleu(n,0);}
 function fromHtml(html){var t=document.createElement("template");t.innerHTML="<table><tbody>"+html+"</tbody></table>";
@@ -63,8 +63,8 @@ document.getElementById("f-copy").addEventListener("click",function(){
 function reveal(){var id=location.hash.slice(1);if(!/^s[0-9]+$/.test(id))return;var n=+id.slice(1);
  if(n<1||n>N)return;if(visible.indexOf(n)<0)clearFilters();
  if(lazy){var at=visible.indexOf(n);while(rendered<=at)more();}
- var r=row(n);if(lazy){r.scrollIntoView({block:"center"});r.classList.add("target");}
- else r.scrollIntoView({block:"center"});}
+ var r=row(n);if(lazy){if(target)target.classList.remove("target");target=r;r.classList.add("target");}
+ r.scrollIntoView({block:"center"});}
 window.addEventListener("hashchange",reveal);
 if(lazy){var ticking=false;window.addEventListener("scroll",function(){if(ticking)return;ticking=true;
  window.requestAnimationFrame(function(){ticking=false;fill();});});}
