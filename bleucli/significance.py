@@ -44,7 +44,7 @@ import math
 import statistics as _stats
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import InputError, OptionError
@@ -134,6 +134,9 @@ class PairedResult:
     signature: Signature
     baseline: SystemResult
     systems: tuple[SystemResult, ...]
+    #: paired bootstrap only: per system, its score minus the baseline's in every resample (the
+    #: distribution the p-value is read from; ``bleucli compare`` draws it)
+    deltas: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def rows(self) -> tuple[SystemResult, ...]:
@@ -406,6 +409,29 @@ def _p_value(statistic: Any, observed: float) -> float:
     return (count + 1) / (len(statistic) + 1)
 
 
+def bootstrap_column_sums(matrices: Sequence[Any], n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES,
+                          seed: int | None = DEFAULT_SEED) -> list[Any]:
+    """Column sums of per-segment matrices in every bootstrap resample, on the draws ``-pbs`` makes.
+
+    For the same seed, segment count and ``n_samples`` the resamples are those
+    of :func:`paired_bootstrap` (seeded), so counts or ratios bucketed this
+    way (``bleucli compare``'s sentence-BLEU bins and word F-measures) vary
+    with the same resamples as the p-values. Values are float32, exact for
+    integer sums below 2**24.
+    """
+    np = _numpy()
+    n_samples = _check_count(n_samples, "bootstrap resamples")
+    seed = check_seed(seed)
+    arrays = [_as_matrix(m, "statistics") for m in matrices]
+    draws = _bootstrap_draws(np.random.default_rng(seed), arrays[0].shape[0], n_samples)
+    return bootstrap_sums(arrays, draws, n_samples)
+
+
+def percentile_interval(values: Any) -> tuple[float, float]:
+    """``(mean, half-width of the 95% CI)`` of resampled values, as the paired bootstrap reports them."""
+    return _estimate(values)
+
+
 # -- single system --------------------------------------------------------------------------
 def confidence_interval(
     metric: Metric, stats: Stats | Any, n_samples: int = DEFAULT_BOOTSTRAP_SAMPLES, seed: int | None = DEFAULT_SEED,
@@ -515,14 +541,16 @@ def paired_bootstrap(
     baseline_row = SystemResult(labels[0], scores[0].name, scores[0].score, bl_mean, bl_ci, None,
                                 signature, is_baseline=True)
     rows = []
+    deltas = []
     for k, (b, s) in enumerate(zip(bl_index, sys_index)):
         sys_scores, bl_scores = scored[s], scored[b]
         mean, ci = _finite_interval(scores[0].name, *_estimate(sys_scores))
-        diffs = np.abs(sys_scores - bl_scores)
+        deltas.append(sys_scores - bl_scores)
+        diffs = np.abs(deltas[-1])
         observed = abs(scores[0].score - scores[k + 1].score)
         p = _p_value(diffs - diffs.mean(), observed)
         rows.append(SystemResult(labels[k + 1], scores[k + 1].name, scores[k + 1].score, mean, ci, p, signature))
-    return PairedResult("bs", scores[0].name, n_samples, seed, signature, baseline_row, tuple(rows))
+    return PairedResult("bs", scores[0].name, n_samples, seed, signature, baseline_row, tuple(rows), tuple(deltas))
 
 
 def paired_approximate_randomization(

@@ -16,6 +16,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bleucli.compare import compare, counted_ngrams, highlight, place_tokens
@@ -95,14 +96,15 @@ def test_pairwise_matrix_is_each_pairs_own_test(three):
 def test_length_buckets_score_summed_statistics(three):
     ref, systems = three
     report = cli_json(["compare", ref, "-i", *systems[:2], "--json", "-"])
-    assert sum(b["count"] for b in report["buckets"]) == 60
+    buckets = [b for b in report["buckets"] if b["kind"] == "reference length"]
+    assert sum(b["count"] for b in buckets) == 60
     bleu = BLEU()
-    for bucket in report["buckets"]:
+    for bucket in buckets:
         members = [s for s in report["segments"]
                    if bucket["label"] == _bucket_label(len(bleu._tokens(s["references"][0])))]
         rows = [s["systems"][1]["statistics"] for s in members]
-        assert len(members) == bucket["count"]
-        assert bleu.score_from_statistics(bleu.aggregate(rows), 1).score == bucket["bleu"][1]
+        assert len(members) == bucket["count"] and bucket["segments"] == [s["number"] for s in members]
+        assert bleu.score_from_statistics(bleu.aggregate(rows), 1).score == bucket["values"][1]
 
 
 def _bucket_label(length: int) -> str:
@@ -110,6 +112,131 @@ def _bucket_label(length: int) -> str:
         if low <= length <= high:
             return f"{low}-{high}"
     return ">60"
+
+
+def test_a_length_buckets_ci_is_what_ci_prints_for_the_buckets_lines(three, tmp_path):
+    """BLEU ± CI of a bucket = ``bleucli REF -i SYS -ci`` on files holding only the bucket's lines."""
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems[:2], "-pbsn", "300", "--json", "-"])
+    bucket = next(b for b in report["buckets"] if b["kind"] == "reference length" and b["count"] >= 10)
+    picked = [report["segments"][n - 1] for n in bucket["segments"]]
+    sub_ref = write(tmp_path / "sub.ref", [s["references"][0] for s in picked])
+    for k in range(2):
+        sub_sys = write(tmp_path / f"sub{k}.sys", [s["systems"][k]["hypothesis"] for s in picked])
+        printed = cli_json([sub_ref, "-i", sub_sys, "-ci", "-cin", "300", "-f", "json"])
+        assert (bucket["values"][k], bucket["ci"][k]) == (printed["unrounded_score"], printed["ci"])
+
+
+def _resampled(matrix: np.ndarray, n: int = 1000, seed: int = 12345) -> np.ndarray:
+    """Column sums over sacreBLEU's own bootstrap draws (materialised, as its paired_bs does)."""
+    idx = np.random.default_rng(seed).choice(matrix.shape[0], size=(n, matrix.shape[0]), replace=True)
+    return matrix[idx].sum(axis=1).astype(np.float64)
+
+
+def _half_width(values: np.ndarray) -> float:
+    ordered = np.sort(values)
+    low = len(ordered) // 40
+    return float(0.5 * (ordered[len(ordered) - low - 1] - ordered[low]))
+
+
+def test_sentence_bleu_bins_count_the_sl_scores_with_cis_over_the_pbs_resamples(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems[:2], "--json", "-"])
+    bins = [b for b in report["buckets"] if b["kind"] == "sentence BLEU"]
+    cutoffs = [10, 20, 30, 40, 50, 60, 70, 80, 90, 1e9]
+    labels = ["<10"] + [f"[{a},{b})" for a, b in zip(cutoffs, cutoffs[1:-1])] + [">=90"]
+    for k, system in enumerate(systems[:2]):
+        lines = invoke([ref, "-i", system, "-sl", "-f", "json"]).stdout.splitlines()
+        scores = [json.loads(line)["unrounded_score"] for line in lines]
+        slot = [next(b for b, cut in enumerate(cutoffs) if score < cut) for score in scores]
+        for bucket in bins:
+            b = labels.index(bucket["label"])
+            members = [i + 1 for i, s in enumerate(slot) if s == b]
+            assert bucket["by_system"][k] == members and bucket["values"][k] == len(members)
+            indicator = np.array([[1 if s == b else 0] for s in slot])
+            assert bucket["ci"][k] == _half_width(_resampled(indicator)[:, 0])
+    assert sum(b["values"][0] for b in bins) == 60
+
+
+def test_the_bootstrap_deltas_are_the_ones_pbs_reads_its_p_value_from(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems, "--json", "-"])
+    paired = cli_json([ref, "-i", *systems, "-pbs", "-f", "json"])
+    for k, entry in enumerate(report["bootstrap_deltas"], 1):
+        deltas = np.array(entry["deltas"])
+        assert len(deltas) == 1000 and entry["system"] == systems[k]
+        observed = abs(paired[k]["BLEU"]["score"] - paired[0]["BLEU"]["score"])
+        diffs = np.abs(deltas)
+        p_value = (int(np.sum(diffs - diffs.mean() > observed)) + 1) / 1001
+        assert p_value == paired[k]["BLEU"]["p_value"]
+
+
+def test_ngram_lists_count_the_matches_bleu_counted(three):
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems[:2], "--json", "-"])
+    bleu = BLEU()
+    found: list[dict[str, list[int]]] = [{}, {}]
+    for segment in report["segments"]:
+        for k, entry in enumerate(segment["systems"]):
+            words = bleu._tokens(entry["hypothesis"])
+            for n, starts in enumerate(entry["matched_ngrams"], 1):
+                for start in starts:
+                    found[k].setdefault(" ".join(words[start:start + n]), []).append(segment["number"])
+    (lists,) = report["ngrams"]
+    assert lists["better"] and lists["worse"]
+    for side, sign in (("better", 1), ("worse", -1)):
+        differences = [sign * (d["counts"][1] - d["counts"][0]) for d in lists[side]]
+        assert all(v > 0 for v in differences) and differences == sorted(differences, reverse=True)
+        for d in lists[side]:
+            assert d["counts"] == [len(found[0].get(d["ngram"], [])), len(found[1].get(d["ngram"], []))]
+            assert d["segments"] == sorted(set(found[0].get(d["ngram"], []) + found[1].get(d["ngram"], [])))
+    best = max(len(v) - len(found[0].get(g, [])) for g, v in found[1].items())
+    assert lists["better"][0]["counts"][1] - lists["better"][0]["counts"][0] == best
+
+
+def test_word_f_measure_cis_come_from_the_pbs_resamples(three):
+    from bleucli.compare import f_measure, word_frequency_statistics
+
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems[:2], "--json", "-"])
+    bleu = BLEU()
+    reference = [bleu._tokens(s["references"][0]) for s in report["segments"]]
+    outputs = [[bleu._tokens(s["systems"][k]["hypothesis"]) for s in report["segments"]] for k in range(2)]
+    stats = word_frequency_statistics(reference, outputs)
+    labels = ["<1", "1", "2", "3", "4", "[5,10)", "[10,100)", "[100,1000)", ">=1000"]
+    for bucket in (b for b in report["buckets"] if b["kind"] == "word frequency"):
+        b = labels.index(bucket["label"])
+        assert bucket["count"] == int(stats[:, 0, b].sum())
+        for k in range(2):
+            columns = _resampled(stats[:, [0, 1 + 2 * k, 2 + 2 * k], b])
+            resampled_f = f_measure(columns[:, 2], columns[:, 0], columns[:, 1])
+            assert bucket["ci"][k] == _half_width(resampled_f)
+
+
+@pytest.mark.oracle
+@pytest.mark.slow
+def test_word_f_measure_equals_compare_mt(three):
+    """compare-mt 0.2.10's FreqWordBucketer (frequencies from the reference) on BLEU's tokens.
+
+    Needs ``pip install compare-mt==0.2.10 six matplotlib`` (not an extra: its wheel also installs a
+    top-level ``tests`` package, which shadows this repository's ``tests`` package until removed).
+    """
+    bucketers = pytest.importorskip("compare_mt.bucketers", reason="compare-mt is not installed")
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems, "--json", "-"])
+    bleu = BLEU()
+    reference = [bleu._tokens(s["references"][0]) for s in report["segments"]]
+    outputs = [[bleu._tokens(s["systems"][k]["hypothesis"]) for s in report["segments"]] for k in range(3)]
+    bucketer = bucketers.FreqWordBucketer(freq_data=reference)
+    statistics = bucketer.calc_statistics(reference, outputs)[0]
+    ours = {b["label"]: b for b in report["buckets"] if b["kind"] == "word frequency"}
+    assert ours
+    for b, label in enumerate(bucketer.bucket_strs):
+        if label not in ours:
+            assert all(statistics[k][b][:3] == (0, 0, 0) for k in range(3))
+            continue
+        assert ours[label]["count"] == statistics[0][b][1]
+        assert ours[label]["values"] == [statistics[k][b][5] for k in range(3)]
 
 
 # -- highlighting is BLEU's counting ------------------------------------------------------------
@@ -268,3 +395,38 @@ def test_bad_input_gives_one_line_errors_with_documented_codes(three, tmp_path):
     assert result.exit_code == 3 and result.stderr.startswith(f"bleucli: error: {short}: has 1 lines")
     result = invoke(["compare", ref, "-i", *systems[:2], "--html", str(tmp_path / "no" / "dir.html")])
     assert result.exit_code == 74 and "dir.html" in result.stderr
+
+
+def test_pages_above_the_lazy_threshold_carry_their_rows_in_the_escaped_data(tmp_path):
+    from bleucli.render.html import LAZY_ROWS, comparison_page
+
+    refs = [["</script> alert", '"><img src=x>', "שלום עולם", "北京欢迎你"]]
+    result = compare(RunOptions(), ["a", "b"], [HOSTILE, list(reversed(HOSTILE))], ["ref"], refs)
+    full, lazy = comparison_page(result), comparison_page(result, lazy_above=3)
+    assert LAZY_ROWS == 20_000
+    for page, rows_in_html in ((full, 4), (lazy, 0)):
+        body = re.search(r'<table id="sentences">.*?<tbody>(.*?)</tbody>', page, re.S).group(1)
+        assert body.count("<tr id=") == rows_in_html
+        data_text = re.search(r'<script type="application/json" id="bleucli-data">(.*?)</script>', page, re.S).group(1)
+        assert "<" not in data_text and ">" not in data_text and "&" not in data_text
+        data = json.loads(data_text)
+        assert ("rows" in data) == (rows_in_html == 0)
+    rows = json.loads(re.search(r'id="bleucli-data">(.*?)</script>', lazy, re.S).group(1))["rows"]
+    assert [re.match(r'<tr id="s(\d+)"', row).group(1) for row in rows] == ["1", "2", "3", "4"]
+    assert "<span class=\"t\">&lt;/script&gt; alert</span>" in rows[0] and "<script" not in "".join(rows)
+    assert "renders them as you scroll" in lazy and "renders them as you scroll" not in full
+
+
+def test_every_pick_in_the_page_data_has_an_element(tmp_path):
+    """A bootstrap histogram with every resample on one side gets one side's pick only."""
+    from bleucli.render.html import comparison_page
+
+    refs = [read(EXAMPLES / "ref.de")]
+    systems = [read(EXAMPLES / "Online-B.de"), refs[0]]  # the reference itself: better in every resample
+    result = compare(RunOptions(), ["Online-B", "the reference"], systems, ["ref"], refs)
+    assert min(result.deltas[0]) > 0
+    page = comparison_page(result)
+    data = json.loads(re.search(r'id="bleucli-data">(.*?)</script>', page, re.S).group(1))
+    in_page = {int(n) for n in re.findall(r'data-pick="(\d+)"', page)}
+    assert in_page == set(range(len(data["picks"])))
+    assert [p["sign"] for p in data["picks"] if "sign" in p] == ["better"]

@@ -29,11 +29,14 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
-    """The report of the README's example (Online-B vs Lan-Bridge, 100 segments), and its JSON data."""
+    """The report of the README's example (Online-B vs Lan-Bridge, 100 segments, 10 documents), and its JSON."""
     folder = tmp_path_factory.mktemp("report")
     for name in ("ref.de", "Online-B.de", "Lan-Bridge.de"):
         shutil.copy(EXAMPLES / name, folder / name)
+    # ten documents of ten segments: the document view
+    (folder / "docs.txt").write_text("".join(f"doc-{i // 10}\n" for i in range(100)), encoding="utf-8")
     args = ["compare", str(folder / "ref.de"), "-i", str(folder / "Online-B.de"), str(folder / "Lan-Bridge.de"),
+            "--docids", str(folder / "docs.txt"),
             "--html", str(folder / "report.html"), "--json", str(folder / "report.json"), "-q"]
     assert invoke(args).exit_code == 0
     return folder / "report.html", json.loads((folder / "report.json").read_text(encoding="utf-8"))
@@ -114,9 +117,10 @@ def test_permalink_reveals_a_filtered_row(page):
 
 def test_bucket_buttons_filter_the_sentences(page, report):
     bucket = report[1]["buckets"][0]
-    page.click("button.bucket[data-bucket='0']")
-    assert page.get_attribute("button.bucket[data-bucket='0']", "aria-pressed") == "true"
-    assert len(visible_numbers(page)) == bucket["count"]
+    button = "table.buckets[data-kind='reference length'] tbody th button.pick"
+    page.click(button)
+    assert page.get_attribute(button, "aria-pressed") == "true"
+    assert visible_numbers(page) == bucket["segments"]
 
 
 def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report):
@@ -128,9 +132,9 @@ def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report):
                 for start in starts:
                     for i in range(start, start + n):
                         longest[i] = n
-            cell = f"#s{segment['number']} td.out:nth-of-type({3 + 2 * k}) .t"
-            classes = page.eval_on_selector_all(
-                f"{cell} span", "spans => spans.map(s => s.className)")
+            classes = page.eval_on_selector(
+                f"#s{segment['number']}", "(row, k) => Array.from(row.querySelectorAll('td.out')[k]"
+                ".querySelectorAll('.t span'), s => s.className)", k)
             counts = [sum(f"m{n}" in c.split() for c in classes) for n in range(1, 5)]
             assert counts == [sum(1 for v in longest.values() if v == n) for n in range(1, 5)]
 
@@ -170,4 +174,192 @@ def test_without_javascript_the_tables_are_all_there(browser, report):
     assert opened.locator("#sentences tbody tr").count() == 100
     assert not opened.is_visible("#filters")
     assert opened.locator("#systems tbody tr").count() == 2
+    context.close()
+
+
+def page_data(page) -> dict:
+    return json.loads(page.text_content("#bleucli-data"))
+
+
+def test_every_bucket_ngram_and_chart_element_filters_the_sentences(page, report):
+    """Each ``[data-pick]`` element, clicked, shows exactly its sentences; clicked again, all of them."""
+    picks = page_data(page)["picks"]
+    segments = {s["number"]: s for s in report[1]["segments"]}
+    elements = page.eval_on_selector_all("[data-pick]", "els => els.map(e => +e.dataset.pick)")
+    assert sorted(set(elements)) == list(range(len(picks)))
+    # one round trip: click each pick, record what the table and the controls show, click it again
+    seen = page.evaluate("""n => { const rows = () => Array.from(
+            document.querySelectorAll('#sentences tbody tr:not([hidden])'), r => +r.dataset.n);
+        const out = [];
+        for (let i = 0; i < n; i++) {
+            const el = document.querySelector(`[data-pick='${i}']`);
+            el.dispatchEvent(new MouseEvent('click'));
+            const pressed = Array.from(document.querySelectorAll(`[data-pick='${i}']`),
+                                       e => e.getAttribute('aria-pressed'));
+            const note = document.getElementById('f-bucket').textContent;
+            const shown = rows();
+            el.dispatchEvent(new MouseEvent('click'));
+            out.push({shown, pressed, note, after: rows().length});
+        }
+        return out; }""", len(picks))
+    for pick, result in zip(picks, seen):
+        if "segments" in pick:
+            assert result["shown"] == pick["segments"], pick["label"]
+        else:
+            k, sign = pick["system"], pick["sign"]
+            deltas = {n: s["systems"][k]["sentence_bleu"] - s["systems"][0]["sentence_bleu"]
+                      for n, s in segments.items()}
+            expected = [n for n, d in deltas.items() if (d < 0 if sign == "worse" else d > 0)]
+            assert result["shown"] == expected, pick["label"]
+        assert set(result["pressed"]) == {"true"} and result["note"] == f"selected: {pick['label']}"
+        assert result["after"] == 100
+
+
+def test_the_picks_are_the_reports_buckets_and_ngrams(page, report):
+    """What the page filters on is what the JSON report (the core's numbers) says."""
+    picks = {p["label"]: p.get("segments") for p in page_data(page)["picks"]}
+    for bucket in report[1]["buckets"]:
+        assert picks[f"{bucket['kind']} {bucket['label']}"] == bucket["segments"]
+        for k, members in enumerate(bucket.get("by_system", [])):
+            assert picks[f"{bucket['kind']} {bucket['label']}: {report[1]['systems'][k]['system']}"] == members
+    for side in ("better", "worse"):
+        for item in report[1]["ngrams"][0][side]:
+            assert picks[f"n-gram {item['ngram']}"] == item["segments"]
+
+
+def test_chart_elements_respond_to_real_clicks_and_the_keyboard(page, report):
+    bucket = report[1]["buckets"][0]
+    group = page.locator("svg g.pick").first  # the first reference-length group of the bucket chart
+    group.click()
+    assert visible_numbers(page) == bucket["segments"]
+    assert group.get_attribute("aria-pressed") == "true"
+    group.focus()
+    page.keyboard.press("Enter")
+    assert len(visible_numbers(page)) == 100
+    band = page.locator("svg.sorted g.pick").first  # the first tenth of the sorted-delta curve
+    band.focus()
+    page.keyboard.press(" ")
+    deltas = sorted((s["systems"][1]["sentence_bleu"] - s["systems"][0]["sentence_bleu"], s["number"])
+                    for s in report[1]["segments"])
+    assert visible_numbers(page) == sorted(n for _, n in deltas[:10])
+    page.click("#f-clear")
+    assert len(visible_numbers(page)) == 100 and band.get_attribute("aria-pressed") == "false"
+    page.locator("svg.bootstrap g.pick").last.click()  # the resamples where the candidate is better
+    assert visible_numbers(page) == [n for d, n in sorted(deltas, key=lambda x: x[1]) if d > 0]
+
+
+def test_a_pick_combines_with_the_other_filters_and_sorting(page, report):
+    bucket = next(b for b in report[1]["buckets"] if b["kind"] == "reference length" and b["count"] > 10)
+    page.click(f"table.buckets[data-kind='reference length'] button.pick[title='the segments of reference length "
+               f"{bucket['label']}']")
+    page.get_by_label("delta sign").select_option("worse")
+    segments = {s["number"]: s for s in report[1]["segments"]}
+    delta = {n: s["systems"][1]["sentence_bleu"] - s["systems"][0]["sentence_bleu"] for n, s in segments.items()}
+    expected = [n for n in bucket["segments"] if delta[n] < 0]
+    assert visible_numbers(page) == expected
+    page.click("button[data-key=d1]")
+    assert visible_numbers(page) == sorted(expected, key=lambda n: (-delta[n], n))
+
+
+def test_the_document_view_filters_the_sentences_by_document(page, report):
+    documents = [b for b in report[1]["buckets"] if b["kind"] == "document"]
+    assert [b["label"] for b in documents] == [f"doc-{i}" for i in range(10)]
+    page.click("section[aria-labelledby=h-documents] table button.pick[title='the segments of document doc-3']")
+    assert visible_numbers(page) == list(range(31, 41))
+    cells = page.eval_on_selector_all("#sentences tbody tr:not([hidden]) td.doc",
+                                      "cells => cells.map(c => c.textContent)")
+    assert cells == ["doc-3"] * 10
+    header = page.eval_on_selector_all("section[aria-labelledby=h-documents] table thead th",
+                                       "ths => ths.map(t => t.textContent)")
+    assert header[:3] == ["document", "segments", f"BLEU {report[1]['systems'][0]['system']}"]
+
+
+# -- a lazy page: rows rendered by the script as the reader scrolls ------------------------------
+LAZY_SEGMENTS = 1000
+
+
+@pytest.fixture(scope="module")
+def lazy_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    """1,000 segments of wmt22-en-de, rendered with the lazy threshold lowered to 500 rows."""
+    from bleucli.compare import compare
+    from bleucli.options import RunOptions
+    from bleucli.render.html import comparison_page
+    from datasets import DATA, read
+
+    folder = DATA / "wmt22-en-de"
+    refs = [list(read(folder / "ref.de.gz")[:LAZY_SEGMENTS])]
+    systems = [list(read(folder / "sys" / f"{name}.de.gz")[:LAZY_SEGMENTS]) for name in ("Online-A", "Online-B")]
+    result = compare(RunOptions(), ["Online-A", "Online-B"], systems, ["ref"], refs)
+    path = tmp_path_factory.mktemp("lazy") / "lazy.html"
+    path.write_text(comparison_page(result, lazy_above=500), encoding="utf-8")
+    return path, result
+
+
+@pytest.fixture
+def lazy_page(browser, lazy_report):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.messages = []
+    opened.on("console", lambda message: opened.messages.append((message.type, message.text)))
+    opened.on("pageerror", lambda error: opened.messages.append(("pageerror", str(error))))
+    opened.goto(lazy_report[0].as_uri())
+    yield opened
+    context.close()
+
+
+def rendered(page) -> list[int]:
+    return page.eval_on_selector_all("#sentences tbody tr", "rows => rows.map(r => +r.dataset.n)")
+
+
+def test_a_lazy_page_renders_a_window_and_more_as_the_reader_scrolls(lazy_page):
+    assert lazy_page.messages == []
+    first = rendered(lazy_page)
+    assert first == list(range(1, len(first) + 1)) and 200 <= len(first) < LAZY_SEGMENTS
+    assert lazy_page.text_content("#f-count") == f"{LAZY_SEGMENTS} of {LAZY_SEGMENTS} sentences shown"
+    for _ in range(40):
+        lazy_page.mouse.wheel(0, 20000)
+        lazy_page.wait_for_timeout(50)
+        if len(rendered(lazy_page)) == LAZY_SEGMENTS:
+            break
+    assert rendered(lazy_page) == list(range(1, LAZY_SEGMENTS + 1))
+
+
+def test_a_lazy_page_sorts_and_filters_over_every_row(lazy_page, lazy_report):
+    segments = lazy_report[1].segments
+    delta = {s.number: s.systems[1].sentence_bleu - s.systems[0].sentence_bleu for s in segments}
+    lazy_page.click("button[data-key=d1]")
+    order = sorted(delta, key=lambda n: (-delta[n], n))
+    shown = rendered(lazy_page)
+    assert shown == order[:len(shown)] and len(shown) < LAZY_SEGMENTS
+    lazy_page.get_by_label("delta sign").select_option("worse")
+    expected = [n for n in order if delta[n] < 0]
+    assert lazy_page.text_content("#f-count") == f"{len(expected)} of {LAZY_SEGMENTS} sentences shown"
+    assert rendered(lazy_page) == expected[:len(rendered(lazy_page))]
+    lazy_page.click("#f-copy")
+    lines = lazy_page.input_value("#tsv").rstrip("\n").split("\n")
+    assert [int(line.split("\t")[0]) for line in lines[1:]] == expected  # every matching row, rendered or not
+    # a text that only a row far from the first window holds
+    far = segments[-1].systems[0].hypothesis
+    lazy_page.click("#f-clear")
+    lazy_page.get_by_label("text contains").fill(far)
+    assert lazy_page.text_content("#f-count").split(" of ")[0] != "0"
+    assert LAZY_SEGMENTS in rendered(lazy_page)
+
+
+def test_a_lazy_page_permalink_renders_and_shows_its_row(lazy_page):
+    lazy_page.evaluate("location.hash = '#s987'")
+    lazy_page.wait_for_selector("#s987")
+    assert lazy_page.is_visible("#s987")
+    assert lazy_page.evaluate("document.getElementById('s987').getBoundingClientRect().top") < 900
+    lazy_page.evaluate("location.hash = '#s990'")
+    lazy_page.wait_for_function("document.getElementById('s990') !== null")
+    assert lazy_page.eval_on_selector_all("tr.target", "rows => rows.map(r => r.id)") == ["s990"]
+
+
+def test_a_lazy_page_without_javascript_says_why_the_table_is_empty(browser, lazy_report):
+    context = browser.new_context(java_script_enabled=False)
+    opened = context.new_page()
+    opened.goto(lazy_report[0].as_uri())
+    assert opened.locator("#sentences tbody tr").count() == 0
+    assert "renders them as you scroll" in opened.text_content("section[aria-labelledby=h-sentences]")
     context.close()

@@ -28,6 +28,14 @@ from . import report
 from .metric_options import metric_options
 from .output import emit
 from .report import ExitCode
+from .testsets import testset_options
+
+#: The test-set options ``compare`` takes: scoring against ``-t``/``-l`` (no --echo, --list...).
+COMPARE_TESTSET_KEYS = ("test_set", "langpair", "origlang", "subset", "cache_dir", "offline", "testsets_registry")
+
+
+def testset_options_for_compare(command: Any) -> Any:
+    return testset_options(command, COMPARE_TESTSET_KEYS)
 
 
 def _tokenizer_names() -> list[str]:
@@ -40,13 +48,15 @@ def _tokenizer_names() -> list[str]:
 @click.argument("refs", nargs=-1, metavar="REF...")
 @click.option("-i", "--input", "inputs", multiple=True, metavar="BASELINE SYS...",
               help="System output files: the baseline first, then one or more systems to compare with it.")
-@click.option("--source", metavar="FILE", default=None, help="Source sentences, shown next to the references.")
+@click.option("--source", metavar="FILE", default=None,
+              help="Source sentences, shown next to the references [default with -t: the test set's source].")
+@click.option("--docids", metavar="FILE", default=None,
+              help="The document id of each segment, one a line: adds a document view "
+                   "[default with -t: the test set's doc ids, when it has them].")
 @click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
               help="Split the single reference file on tabs into this many references.")
 @click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
               help="Encoding of every input file.")
-@click.option("-l", "--language-pair", "langpair", default=None, metavar="SRC-TRG",
-              help="Language pair; the target language picks BLEU's default tokenizer (zh for Chinese).")
 @click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
               help="BLEU tokenizer [default: 13a, or zh for Chinese targets].")
 @click.option("-lc", "--lowercase", is_flag=True, help="Case-insensitive BLEU.")
@@ -73,12 +83,14 @@ def _tokenizer_names() -> list[str]:
               help=f"Exit with code {int(ExitCode.WORSE)} when a system is significantly worse (p <= 0.05) "
                    "than the baseline on any metric.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@testset_options_for_compare
 @metric_options
 def compare(**flags: Any) -> int:
     """Compare systems: corpus scores with CIs and p-values, and every sentence, highlighted.
 
-    The first -i file is the baseline. Give the references before -i. Exit codes: as the
-    scoring command, and 8 with --fail-if-worse when a system is significantly worse.
+    The first -i file is the baseline. Give the references before -i, or a standard test set
+    with -t NAME -l PAIR (its source is then shown too). Exit codes: as the scoring command,
+    and 8 with --fail-if-worse when a system is significantly worse.
     """
     with report.library_warnings(flags["quiet"]):
         return _compare(flags)
@@ -89,6 +101,7 @@ def _compare(flags: dict[str, Any]) -> int:
     from ..compare import compare as build
     from ..inputs import open_references, open_system
     from ..reading import FileLines
+    from . import testsets as tscli
 
     options = _options(flags)
     if len(options.inputs.systems) < 2:
@@ -98,21 +111,44 @@ def _compare(flags: dict[str, Any]) -> int:
     duplicates = sorted({p for p in options.inputs.systems if options.inputs.systems.count(p) > 1})
     if duplicates:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")
-    options.metrics.build(None, options.testset.target_language)  # bad option values fail before any reading
+    data = tscli.test_data_for(options)  # usage errors (-t with REF, no -l...) before any reading
+    if data is None and not options.inputs.refs:
+        raise click.UsageError("give reference files before -i, or a test set with -t NAME -l PAIR")
+    signature_fields = data.signature_fields() if data is not None else None
+    # bad option values fail before any reading
+    options.metrics.build(None, options.testset.target_language, signature_fields)
     notices: list[str] = []
-    reference_names, reference_streams = open_references(options.inputs.refs, options.inputs.num_refs,
-                                                         options.inputs.encoding, notices)
-    references = [list(stream) for stream in reference_streams]
+    if data is not None:
+        reference_names, references = tscli.reference_names(data), data.references
+    else:
+        reference_names, reference_streams = open_references(options.inputs.refs, options.inputs.num_refs,
+                                                             options.inputs.encoding, notices)
+        references = [list(stream) for stream in reference_streams]
     systems = []
     for path in options.inputs.systems:
         _, streams = open_system(path, options.inputs.encoding, notices)
         systems.append(list(streams[0]))
-    source = list(FileLines(flags["source"], options.inputs.encoding, notices)) if flags["source"] else None
+    source_name = flags["source"]
+    source = list(FileLines(source_name, options.inputs.encoding, notices)) if source_name else None
+    documents_name = flags["docids"]
+    documents = list(FileLines(documents_name, options.inputs.encoding, notices)) if documents_name else None
+    if data is not None:
+        systems = tscli.filter_systems(data, list(options.inputs.systems), systems)
+        if source is not None:
+            source = data.filter_hypotheses(source, source=source_name)
+        else:
+            source, source_name = _test_set_field(options, data, "src"), f"{data.test}:src"
+        if documents is not None:
+            documents = data.filter_hypotheses(documents, source=documents_name)
+        else:
+            documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
     if not flags["quiet"]:
         for notice in notices:
             report.warning(notice)
     result = build(options, list(options.inputs.systems), systems, reference_names, references,
-                   source=source, source_name=flags["source"], command=_command_line(flags))
+                   source=source, source_name=source_name, command=_command_line(flags),
+                   signature_fields=signature_fields, test_set=_test_set_input(data),
+                   documents=documents, documents_name=documents_name)
     outputs = [(fmt, flags[f"{fmt}_path"]) for fmt in ("html", "markdown", "json") if flags[f"{fmt}_path"]]
     if not outputs:
         outputs = [("markdown", "-")]
@@ -124,6 +160,30 @@ def _compare(flags: dict[str, Any]) -> int:
         report.error(f"significantly worse than the baseline {result.systems[0]}: {listed}")
         return ExitCode.WORSE
     return ExitCode.OK
+
+
+def _test_set_field(options: Any, data: Any, field: str) -> list[str] | None:
+    """A field (``src``, ``docid``) of every set of ``-t``, concatenated and filtered as the references are.
+
+    ``None`` when a set lacks the field (plain and TSV sets have no ``docid``).
+    """
+    from .. import testsets as ts
+    from . import testsets as tscli
+
+    t = options.testset
+    lines: list[str] = []
+    with tscli._cache_errors(f"prepare {t.test_set}", {"cache_dir": t.cache_dir}):
+        for name in data.test_sets:
+            if field not in ts.fields(name, t.langpair, **tscli._library_kwargs(t)):
+                return None
+            lines += ts.get_field_lines(name, t.langpair, field, origlang=t.origlang, subset=t.subset,
+                                        **tscli._library_kwargs(t))
+    return lines
+
+
+def _test_set_input(data: Any) -> tuple[str, str] | None:
+    """The header's line for ``-t``: the sets and pair, and the digest of their reference data."""
+    return None if data is None else (f"{data.test} ({data.pair})", data.data_hash)
 
 
 def _options(flags: dict[str, Any]) -> Any:
@@ -154,7 +214,9 @@ def _options(flags: dict[str, Any]) -> Any:
         metrics=MetricOptions(tuple(flags["metrics"]), bleu, chrf, ter),
         significance=SignificanceOptions("ar" if flags["paired_ar"] else "bs", paired_bs_n=flags["paired_bs_n"],
                                          paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text)),
-        testset=TestSetOptions(langpair=flags["langpair"]),
+        testset=TestSetOptions(test_set=flags["test_set"], langpair=flags["langpair"], origlang=flags["origlang"],
+                               subset=flags["subset"], cache_dir=flags["cache_dir"], offline=flags["offline"],
+                               registry=flags["testsets_registry"]),
         jobs=flags["jobs"],
     )
 
@@ -162,9 +224,11 @@ def _options(flags: dict[str, Any]) -> Any:
 def _command_line(flags: dict[str, Any]) -> str:
     """The command as the header shows it: inputs and every option that changes a number (deterministic)."""
     words = ["bleucli", "compare", *flags["refs"], "-i", *flags["inputs"]]
-    for flag, key in (("--source", "source"), ("-nr", "num_refs"), ("-l", "langpair"), ("-tok", "tokenize"),
-                      ("-s", "smooth_method"), ("-sv", "smooth_value"), ("-pbsn", "paired_bs_n"),
-                      ("-parn", "paired_ar_n"), ("--seed", "seed")):
+    if flags["test_set"]:
+        words[2:2] = ["-t", flags["test_set"]]
+    for flag, key in (("--source", "source"), ("--docids", "docids"), ("-nr", "num_refs"), ("-l", "langpair"),
+                      ("-ol", "origlang"), ("--subset", "subset"), ("-tok", "tokenize"), ("-s", "smooth_method"),
+                      ("-sv", "smooth_value"), ("-pbsn", "paired_bs_n"), ("-parn", "paired_ar_n"), ("--seed", "seed")):
         default = {"num_refs": 1, "smooth_method": "exp", "paired_bs_n": DEFAULT_BOOTSTRAP_SAMPLES,
                    "paired_ar_n": DEFAULT_AR_TRIALS}.get(key)
         if flags[key] is not None and flags[key] != default:

@@ -22,39 +22,42 @@ from ..options import RunOptions, TestSetOptions
 from . import report
 from .output import emit
 
-_OPTIONS = [
-    click.option("-t", "--test-set", "test_set", default=None, metavar="NAME[,NAME...]",
-                 help="Score against a standard test set (a comma list concatenates sets); see --list."),
-    click.option("-l", "--language-pair", "langpair", default=None, metavar="SRC-TGT",
-                 help="Language pair of the test set (also picks the default tokenizer, e.g. zh)."),
-    click.option("--echo", "echo", multiple=True, metavar="FIELD...",
-                 help="Print fields of the test set (src, ref, ref:NAME, docid, genre, origlang, domain, "
-                      "system names, or all), tab-separated, and exit."),
-    click.option("--list", "list_sets", is_flag=True,
-                 help="List test sets (filtered by -l), or the fields of -t, and exit."),
-    click.option("--citation", "--cite", "citation", is_flag=True, help="Print the BibTeX citation of -t and exit."),
-    click.option("--download", "download", default=None, metavar="NAME",
-                 help="Download and prepare a test set (all pairs, or -l) and exit."),
-    click.option("-ol", "--origlang", default=None, metavar="LANG",
-                 help="Only segments whose original language is LANG ('non-LANG' negates)."),
-    click.option("--subset", default=None, metavar="REGEX",
-                 help="Only segments whose document domain/annotation matches REGEX."),
-    click.option("--cache-dir", default=None, metavar="DIR", envvar="BLEUCLI_CACHE_DIR",
-                 help="Test-set cache directory. Env: BLEUCLI_CACHE_DIR [default: the user cache dir]."),
-    click.option("--offline", is_flag=True, default=None,
-                 help="Never use the network; fail if data is not cached. Env: BLEUCLI_OFFLINE=1."),
-    click.option("--testsets", "testsets_registry", default=None, metavar="PATH", envvar="BLEUCLI_TESTSETS",
-                 help="Test-set registry file. Env: BLEUCLI_TESTSETS [default: the shipped testsets.yaml]."),
-]
+#: Every test-set option by its parameter name (the scoring command takes them all, ``compare`` a few).
+_OPTIONS = {
+    "test_set": click.option("-t", "--test-set", "test_set", default=None, metavar="NAME[,NAME...]",
+        help="Score against a standard test set (a comma list concatenates sets); see --list."),
+    "langpair": click.option("-l", "--language-pair", "langpair", default=None, metavar="SRC-TGT",
+        help="Language pair of the test set (also picks the default tokenizer, e.g. zh)."),
+    "echo": click.option("--echo", "echo", multiple=True, metavar="FIELD...",
+        help="Print fields of the test set (src, ref, ref:NAME, docid, genre, origlang, domain, "
+             "system names, or all), tab-separated, and exit."),
+    "list_sets": click.option("--list", "list_sets", is_flag=True,
+        help="List test sets (filtered by -l), or the fields of -t, and exit."),
+    "citation": click.option("--citation", "--cite", "citation", is_flag=True,
+        help="Print the BibTeX citation of -t and exit."),
+    "download": click.option("--download", "download", default=None, metavar="NAME",
+        help="Download and prepare a test set (all pairs, or -l) and exit."),
+    "origlang": click.option("-ol", "--origlang", default=None, metavar="LANG",
+        help="Only segments whose original language is LANG ('non-LANG' negates)."),
+    "subset": click.option("--subset", default=None, metavar="REGEX",
+        help="Only segments whose document domain/annotation matches REGEX."),
+    "cache_dir": click.option("--cache-dir", default=None, metavar="DIR", envvar="BLEUCLI_CACHE_DIR",
+        help="Test-set cache directory. Env: BLEUCLI_CACHE_DIR [default: the user cache dir]."),
+    "offline": click.option("--offline", is_flag=True, default=None,
+        help="Never use the network; fail if data is not cached. Env: BLEUCLI_OFFLINE=1."),
+    "testsets_registry": click.option(
+        "--testsets", "testsets_registry", default=None, metavar="PATH", envvar="BLEUCLI_TESTSETS",
+        help="Test-set registry file. Env: BLEUCLI_TESTSETS [default: the shipped testsets.yaml]."),
+}
 
 TESTSET_KEYS = ("test_set", "langpair", "echo", "list_sets", "citation", "download", "origlang", "subset",
                 "cache_dir", "offline", "testsets_registry")
 
 
-def testset_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Add the test-set options to a click command."""
-    for option in reversed(_OPTIONS):
-        command = option(command)
+def testset_options(command: Callable[..., Any], keys: tuple[str, ...] = TESTSET_KEYS) -> Callable[..., Any]:
+    """Add the test-set options named by ``keys`` (default: all) to a click command."""
+    for key in reversed(keys):
+        command = _OPTIONS[key](command)
     return command
 
 

@@ -71,9 +71,18 @@ def comparison_record(c: Comparison) -> dict[str, Any]:
         "inputs": [{"role": f.role, "name": f.name, "sha256": f.sha256} for f in c.inputs],
         "systems": systems,
         "pairwise_p_values": [list(row) for row in c.pairwise],
-        "buckets": [{"kind": b.kind, "label": b.label, "count": b.count, "bleu": list(b.bleu)} for b in c.buckets],
+        "buckets": [{"kind": b.kind, "label": b.label, "count": b.count, "measure": b.measure,
+                     "values": list(b.values), "ci": list(b.ci), "segments": list(b.segments),
+                     **({"by_system": [list(m) for m in b.by_system]} if b.by_system else {})}
+                    for b in c.buckets],
+        "ngrams": [{"system": c.systems[n.system],
+                    **{side: [{"ngram": d.ngram, "order": d.order, "counts": list(d.counts),
+                               "segments": list(d.segments)} for d in getattr(n, side)]
+                       for side in ("better", "worse")}} for n in c.ngrams],
+        "bootstrap_deltas": [{"system": c.systems[k], "deltas": [float(v) for v in deltas]}
+                             for k, deltas in enumerate(c.deltas, 1)],
         "segments": [
-            {"number": s.number, "source": s.source, "references": list(s.references),
+            {"number": s.number, "source": s.source, "document": s.document, "references": list(s.references),
              "systems": [{"hypothesis": e.hypothesis, "sentence_bleu": e.sentence_bleu,
                           "statistics": list(e.statistics),
                           "matched_ngrams": [list(starts) for starts in e.counted]} for e in s.systems]}

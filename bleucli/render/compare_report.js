@@ -1,51 +1,72 @@
 (function(){"use strict";
 var data=JSON.parse(document.getElementById("bleucli-data").textContent);
 var table=document.getElementById("sentences");var body=table.tBodies[0];
-var rows=Array.prototype.slice.call(body.rows);var texts=null;
+var N=data.bleu.length,lazy=!!data.rows,WINDOW=200;
+var order=[],i;for(i=1;i<=N;i++)order.push(i);
+var visible=order,rendered=0,texts=null,made={};
 var form=document.getElementById("filters");form.hidden=false;
 var q=document.getElementById("f-text"),sign=document.getElementById("f-sign"),
  thr=document.getElementById("f-threshold"),which=document.getElementById("f-system"),
- shown=document.getElementById("f-count"),bucketNote=document.getElementById("f-bucket");
-var bucket=null;
+ shown=document.getElementById("f-count"),pickNote=document.getElementById("f-bucket");
+var pick=null,pickSet=null,target=null;
 function bleu(n,k){return data.bleu[n-1][k];}
 function delta(n,k){return bleu(n,k)-bleu(n,0);}
-function apply(){
- if(texts===null){texts=rows.map(function(r){return r.textContent.toLowerCase();});}
- var needle=q.value.trim().toLowerCase(),s=sign.value,t=parseFloat(thr.value),k=+which.value,visible=0;
- rows.forEach(function(r,i){var n=+r.dataset.n,d=delta(n,k),ok=true;
-  if(needle&&texts[i].indexOf(needle)<0)ok=false;
-  if(s==="better"&&!(d>0))ok=false;if(s==="worse"&&!(d<0))ok=false;if(s==="same"&&d!==0)ok=false;
-  if(!isNaN(t)&&Math.abs(d)<t)ok=false;if(bucket&&!bucket.has(n))ok=false;
-  r.hidden=!ok;if(ok)visible++;});
- shown.textContent=visible+" of "+rows.length+" sentences shown";}
-function clearFilters(){q.value="";sign.value="all";thr.value="";setBucket(null);}
-function setBucket(i){var buttons=document.querySelectorAll("button.bucket");
- bucket=i===null?null:new Set(data.buckets[i].segments);
- buttons.forEach(function(b){b.setAttribute("aria-pressed",String(i!==null&&+b.dataset.bucket===i));});
- bucketNote.textContent=i===null?"":"bucket: "+data.buckets[i].label;apply();}
+function fromHtml(html){var t=document.createElement("template");t.innerHTML="<table><tbody>"+html+"</tbody></table>";
+ return t.content.querySelector("tbody");}
+function row(n){if(!lazy)return document.getElementById("s"+n);
+ if(!made[n]){made[n]=fromHtml(data.rows[n-1]).rows[0];}return made[n];}
+function text(n){if(texts===null)texts={};if(texts[n]===undefined){
+ texts[n]=(lazy&&!made[n]?fromHtml(data.rows[n-1]).textContent:row(n).textContent).toLowerCase();}return texts[n];}
+function keep(n){var needle=q.value.trim().toLowerCase(),s=sign.value,t=parseFloat(thr.value),k=+which.value,d;
+ if(pick&&pick.sign){k=pick.system;s=pick.sign;}d=delta(n,k);
+ if(s==="better"&&!(d>0))return false;if(s==="worse"&&!(d<0))return false;if(s==="same"&&d!==0)return false;
+ if(!isNaN(t)&&Math.abs(d)<t)return false;if(pickSet&&!pickSet.has(n))return false;
+ if(needle&&text(n).indexOf(needle)<0)return false;return true;}
+function more(){if(!lazy||rendered>=visible.length)return;var frag=document.createDocumentFragment(),
+ stop=Math.min(visible.length,rendered+WINDOW);for(;rendered<stop;rendered++)frag.appendChild(row(visible[rendered]));
+ body.appendChild(frag);}
+function fill(){while(lazy&&rendered<visible.length&&table.getBoundingClientRect().bottom<window.innerHeight+1500)more();}
+function apply(){visible=order.filter(keep);
+ if(lazy){body.textContent="";rendered=0;more();fill();}
+ else{var on=new Set(visible);order.forEach(function(n){row(n).hidden=!on.has(n);});}
+ shown.textContent=visible.length+" of "+N+" sentences shown";}
+var pickEls=Array.prototype.slice.call(document.querySelectorAll("[data-pick]"));
+function setPick(id){pick=id===null?null:data.picks[id];pickSet=pick&&pick.segments?new Set(pick.segments):null;
+ pickEls.forEach(function(el){el.setAttribute("aria-pressed",String(id!==null&&+el.dataset.pick===id));});
+ pickNote.textContent=pick?"selected: "+pick.label:"";apply();}
+function clearFilters(){q.value="";sign.value="all";thr.value="";setPick(null);}
 [q,sign,thr,which].forEach(function(el){el.addEventListener("input",apply);el.addEventListener("change",apply);});
 document.getElementById("f-clear").addEventListener("click",function(){clearFilters();});
-document.querySelectorAll("button.bucket").forEach(function(b){b.addEventListener("click",function(){
- var i=+b.dataset.bucket;setBucket(b.getAttribute("aria-pressed")==="true"?null:i);
- table.scrollIntoView();});});
+pickEls.forEach(function(el){function go(){var id=+el.dataset.pick;
+  setPick(el.getAttribute("aria-pressed")==="true"?null:id);table.scrollIntoView();}
+ el.addEventListener("click",go);
+ if(el.tagName!=="BUTTON")el.addEventListener("keydown",function(e){
+  if(e.key==="Enter"||e.key===" "){e.preventDefault();go();}});});
 var heads=Array.prototype.slice.call(table.tHead.rows[0].cells);
 heads.forEach(function(th){var b=th.querySelector("button");if(!b)return;b.addEventListener("click",function(){
  var key=b.dataset.key,dir=th.getAttribute("aria-sort")==="descending"?"ascending":"descending";
  heads.forEach(function(h){if(h.querySelector("button"))h.setAttribute("aria-sort","none");});
  th.setAttribute("aria-sort",dir);var sgn=dir==="ascending"?1:-1;
- function value(r){var n=+r.dataset.n;if(key==="n")return n;var k=+key.slice(1);
-  return key[0]==="b"?bleu(n,k):delta(n,k);}
- var keyed=rows.map(function(r){return [value(r),+r.dataset.n,r];});
+ function value(n){if(key==="n")return n;var k=+key.slice(1);return key[0]==="b"?bleu(n,k):delta(n,k);}
+ var keyed=order.map(function(n){return [value(n),n];});
  keyed.sort(function(a,b){return a[0]===b[0]?a[1]-b[1]:sgn*(a[0]-b[0]);});
- rows=keyed.map(function(x){return x[2];});texts=null;
- var frag=document.createDocumentFragment();rows.forEach(function(r){frag.appendChild(r);});body.appendChild(frag);});});
+ order=keyed.map(function(x){return x[1];});
+ if(!lazy){var frag=document.createDocumentFragment();order.forEach(function(n){frag.appendChild(row(n));});
+  body.appendChild(frag);}
+ apply();});});
+function cellText(c){var t=c.querySelector(".t");return (t?t.textContent:c.textContent).replace(/[\t\r\n]+/g," ").trim();}
 document.getElementById("f-copy").addEventListener("click",function(){
  var lines=[heads.map(function(h){return h.textContent.trim();}).join("\t")];
- rows.forEach(function(r){if(r.hidden)return;lines.push(Array.prototype.map.call(r.cells,function(c){
-  var t=c.querySelector(".t");return (t?t.textContent:c.textContent).replace(/[\t\r\n]+/g," ").trim();}).join("\t"));});
+ visible.forEach(function(n){lines.push(Array.prototype.map.call(row(n).cells,cellText).join("\t"));});
  var out=document.getElementById("tsv");out.value=lines.join("\n")+"\n";out.hidden=false;out.select();
  if(navigator.clipboard){navigator.clipboard.writeText(out.value).catch(function(){});}});
-function reveal(){var id=location.hash.slice(1);if(!/^s[0-9]+$/.test(id))return;var r=document.getElementById(id);
- if(!r)return;if(r.hidden){clearFilters();}r.scrollIntoView({block:"center"});}
-window.addEventListener("hashchange",reveal);apply();reveal();
+function reveal(){var id=location.hash.slice(1);if(!/^s[0-9]+$/.test(id))return;var n=+id.slice(1);
+ if(n<1||n>N)return;if(visible.indexOf(n)<0)clearFilters();
+ if(lazy){var at=visible.indexOf(n);while(rendered<=at)more();}
+ var r=row(n);if(lazy){if(target)target.classList.remove("target");target=r;r.classList.add("target");}
+ r.scrollIntoView({block:"center"});}
+window.addEventListener("hashchange",reveal);
+if(lazy){var ticking=false;window.addEventListener("scroll",function(){if(ticking)return;ticking=true;
+ window.requestAnimationFrame(function(){ticking=false;fill();});});}
+apply();reveal();
 })();

@@ -70,7 +70,7 @@ def _num(value: float, digits: int = 1) -> str:
 
 def _signed(value: float, digits: int = 1) -> str:
     text = f"{value:+.{digits}f}"
-    return text.replace("-0.0", "0.0").replace("+0.0", "0.0") if float(text) == 0 else text
+    return text[1:] if float(text) == 0 else text
 
 
 def _delta_class(value: float) -> str:
@@ -199,32 +199,172 @@ def _pairwise(c: Comparison) -> str:
             f"<tbody>{body}</tbody></table>")
 
 
-def _buckets(c: Comparison) -> str:
-    if not c.buckets:
+class _Picks:
+    """Every clickable bucket, n-gram and chart element: ``data-pick="N"`` names ``picks[N]`` in the page data.
+
+    A pick is ``{"label", "segments"}`` (the sentences it filters the table to)
+    or ``{"label", "system", "sign"}`` (a delta-sign filter, from the bootstrap
+    chart, whose resamples are not sentences).
+    """
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+
+    def add(self, label: str, segments: Any = None, **extra: Any) -> int:
+        item: dict[str, Any] = {"label": label, **extra}
+        if segments is not None:
+            item["segments"] = list(segments)
+        self.items.append(item)
+        return len(self.items) - 1
+
+
+def _pick_button(pick: int, text: str, label: str) -> str:
+    return (f"<button type=\"button\" class=\"pick\" data-pick=\"{pick}\" aria-pressed=\"false\" "
+            f"title=\"{escape(label)}\">{text}</button>")
+
+
+def _pick_group(pick: int, label: str, inner: str) -> str:
+    """A clickable SVG element: focusable, a button to assistive technology, with a title."""
+    return (f"<g class=\"pick\" data-pick=\"{pick}\" role=\"button\" tabindex=\"0\" aria-pressed=\"false\" "
+            f"aria-label=\"{escape(label)}\"><title>{escape(label)}</title>{inner}</g>")
+
+
+_BUCKET_NOTES = {
+    "reference length": "Segments grouped by the length of the first reference (BLEU tokens). Each BLEU is computed "
+                        "from the group's summed statistics, not averaged over sentences; ± is the 95% CI of "
+                        "<code>-ci</code> on the group's lines (same resamples and seed).",
+    "sentence BLEU": "How many of each system's segments have a sentence BLEU (<code>-sl</code>) in the bin "
+                     "(compare-mt's bins); ± is the 95% CI of the count over the <code>-pbs</code> resamples. "
+                     "Select a count to see that system's segments in the bin.",
+    "word frequency": "Word F-measure by frequency bucket, as compare-mt defines it: a word's bucket is its number of "
+                      "occurrences in the (first) reference, an output word matches an unmatched occurrence of it in "
+                      "the segment's reference, F = 2PR/(P+R) over the bucket's words (BLEU's tokens). ± is the 95% "
+                      "CI over the <code>-pbs</code> resamples of segments; the count is reference words.",
+    "document": "BLEU of each document from its summed statistics.",
+}
+_BUCKET_TITLES = {"reference length": "By reference length", "sentence BLEU": "By sentence BLEU",
+                  "word frequency": "Word F-measure by frequency", "document": "Documents"}
+
+
+def _bucket_value(kind: str, value: float) -> str:
+    return str(int(value)) if kind == "sentence BLEU" else _num(value, 4 if kind == "word frequency" else 2)
+
+
+def _bucket_table(c: Comparison, kind: str, picks: _Picks) -> str:
+    buckets = [b for b in c.buckets if b.kind == kind]
+    if not buckets:
         return ""
-    head = "".join(f"<th scope=\"col\">BLEU {escape(n)}</th>" for n in c.systems)
+    measure = buckets[0].measure
+    digits = 4 if kind == "word frequency" else 2
+    ci_digits = 1 if kind == "sentence BLEU" else digits
+    count_head = {"word frequency": "reference words", "sentence BLEU": "segments (any system)"}.get(kind, "segments")
+    head = "".join(f"<th scope=\"col\">{escape(measure)} {escape(n)}</th>" for n in c.systems)
     head += "".join(f"<th scope=\"col\">Δ {escape(n)}</th>" for n in c.systems[1:])
     body = []
-    for i, bucket in enumerate(c.buckets):
-        cells = "".join(f"<td class=\"num\">{_num(v, 2)}</td>" for v in bucket.bleu)
-        cells += "".join(f"<td class=\"num {_delta_class(v - bucket.bleu[0])}\">{_signed(v - bucket.bleu[0], 2)}</td>"
-                         for v in bucket.bleu[1:])
-        body.append(f"<tr><th scope=\"row\"><button type=\"button\" class=\"bucket\" data-bucket=\"{i}\" "
-                    f"aria-pressed=\"false\">{escape(bucket.label)}</button></th>"
-                    f"<td class=\"num\">{bucket.count}</td>{cells}</tr>")
-    return (
-        "<section aria-labelledby=\"h-where\"><h2 id=\"h-where\">Where the difference lives</h2>"
-        "<p class=\"note\">Segments grouped by the length of the first reference (BLEU tokens); each BLEU is "
-        "computed from the group's summed statistics, not averaged over sentences. Select a group to filter "
-        "the sentences.</p>"
-        "<table id=\"buckets\"><thead><tr><th scope=\"col\">reference length</th><th scope=\"col\">segments</th>"
-        f"{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{_delta_curve(c)}</section>"
-    )
+    chart_rows = []
+    for bucket in buckets:
+        pick = picks.add(f"{kind} {bucket.label}", bucket.segments)
+        cells = []
+        system_picks = []
+        for k, (value, ci) in enumerate(zip(bucket.values, bucket.ci)):
+            text = _bucket_value(kind, value) + ("" if ci is None else f" ± {_num(ci, ci_digits)}")
+            if bucket.by_system:
+                system_pick = picks.add(f"{kind} {bucket.label}: {c.systems[k]}", bucket.by_system[k])
+                system_picks.append(system_pick)
+                text = _pick_button(system_pick, text, f"{c.systems[k]}'s segments in {bucket.label}")
+            cells.append(f"<td class=\"num\">{text}</td>")
+        for value in bucket.values[1:]:
+            delta = value - bucket.values[0]
+            cells.append(f"<td class=\"num {_delta_class(delta)}\">"
+                         f"{_signed(delta, 0 if kind == 'sentence BLEU' else digits)}</td>")
+        label = _pick_button(pick, escape(bucket.label), f"the segments of {kind} {bucket.label}")
+        body.append(f"<tr><th scope=\"row\">{label}</th><td class=\"num\">{bucket.count}</td>{''.join(cells)}</tr>")
+        chart_rows.append((bucket, pick, system_picks))
+    section_id = "b-" + kind.replace(" ", "-")
+    chart = _bucket_chart(c, kind, chart_rows) if kind != "document" else ""
+    return (f"<h3 id=\"{section_id}\">{_BUCKET_TITLES[kind]}</h3><p class=\"note\">{_BUCKET_NOTES[kind]}</p>"
+            f"<div class=\"block\"><table class=\"buckets\" data-kind=\"{escape(kind)}\"><thead><tr>"
+            f"<th scope=\"col\">{escape(kind)}</th><th scope=\"col\">{count_head}</th>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>{chart}</div>")
 
 
-def _delta_curve(c: Comparison) -> str:
-    """Sorted sentence-BLEU deltas of the first candidate against the baseline."""
-    deltas = sorted(s.systems[1].sentence_bleu - s.systems[0].sentence_bleu for s in c.segments)
+def _bucket_chart(c: Comparison, kind: str, rows: list[tuple[Any, int, list[int]]]) -> str:
+    """Grouped bars per bucket (one bar per system) with CI whiskers; a bucket's group (or, for
+    sentence-BLEU bins, each bar) filters the sentences."""
+    n_sys = len(c.systems)
+    bar_w, gap, height, base_y, left = 16, 18, 170, 140, 40
+    group_w = n_sys * bar_w + gap
+    width = left + len(rows) * group_w + 10
+    top = max((v + (ci or 0.0) for bucket, _, _ in rows for v, ci in zip(bucket.values, bucket.ci)), default=1.0)
+    top = top or 1.0
+    scale = (base_y - 10) / top
+    title = f"{_BUCKET_TITLES[kind]}: {escape(rows[0][0].measure)} per system and bucket, with 95% CI"
+    parts = [f"<svg class=\"chart\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
+             f"width=\"{width}\" height=\"{height}\"><title>{title}</title>"
+             f"<line class=\"axis\" x1=\"{left}\" y1=\"{base_y}\" x2=\"{width - 5}\" y2=\"{base_y}\"/>"
+             f"<text x=\"2\" y=\"14\">{_bucket_value(kind, top) if kind != 'sentence BLEU' else int(top)}</text>"]
+    for g, (bucket, pick, system_picks) in enumerate(rows):
+        x0 = left + g * group_w
+        bars = []
+        for k, (value, ci) in enumerate(zip(bucket.values, bucket.ci)):
+            x = x0 + k * bar_w
+            h = value * scale
+            bar = (f"<rect class=\"bar s{k % 4}\" x=\"{x}\" y=\"{base_y - h:.1f}\" width=\"{bar_w - 2}\" "
+                   f"height=\"{h:.1f}\"/>")
+            if ci is not None:
+                lo, hi = base_y - max(0.0, value - ci) * scale, base_y - (value + ci) * scale
+                mid = x + (bar_w - 2) / 2
+                bar += f"<line class=\"whisker\" x1=\"{mid}\" y1=\"{lo:.1f}\" x2=\"{mid}\" y2=\"{hi:.1f}\"/>"
+            if system_picks:
+                label = f"{c.systems[k]}: {_bucket_value(kind, value)} segments in {bucket.label}"
+                bar = _pick_group(system_picks[k], label, bar)
+            bars.append(bar)
+        label_text = f"<text x=\"{x0}\" y=\"{base_y + 14}\" class=\"small\">{escape(bucket.label)}</text>"
+        if system_picks:
+            parts.append("".join(bars) + label_text)
+        else:  # the whole column answers a click, not only its bars
+            hit = f"<rect class=\"band\" x=\"{x0 - gap / 2}\" y=\"0\" width=\"{group_w}\" height=\"{height}\"/>"
+            parts.append(_pick_group(pick, f"{kind} {bucket.label}", hit + "".join(bars) + label_text))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _legend(c: Comparison) -> str:
+    return "<p class=\"chart-legend\">" + "".join(
+        f"<span><svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect class=\"bar s{k % 4}\" width=\"12\" "
+        f"height=\"12\"/></svg> {escape(name)}</span>" for k, name in enumerate(c.systems)) + "</p>"
+
+
+def _matched(d: Any) -> str:
+    return f"segments where {d.ngram} was matched"
+
+
+def _ngram_lists(c: Comparison, picks: _Picks) -> str:
+    parts = []
+    for comparison in c.ngrams:
+        name, base = c.systems[comparison.system], c.systems[0]
+        lists = []
+        for side, who in (("better", name), ("worse", base)):
+            items = getattr(comparison, side)
+            rows = "".join(
+                f"<tr><td>{_pick_button(picks.add(f'n-gram {d.ngram}', d.segments), escape(d.ngram), _matched(d))}"
+                f"</td><td class=\"num\">{d.counts[0]}</td><td class=\"num\">{d.counts[1]}</td></tr>"
+                for d in items) or "<tr><td colspan=\"3\">none</td></tr>"
+            lists.append(
+                f"<table class=\"ngrams\"><caption>matched more often by {escape(who)}</caption><thead><tr>"
+                f"<th scope=\"col\">n-gram</th><th scope=\"col\">{escape(base)}</th>"
+                f"<th scope=\"col\">{escape(name)}</th></tr></thead><tbody>{rows}</tbody></table>")
+        parts.append(f"<h4>{escape(name)} vs {escape(base)}</h4><div class=\"pair\">{''.join(lists)}</div>")
+    return ("<h3 id=\"b-ngrams\">N-grams matched more often by one system</h3><p class=\"note\">Counts of the "
+            "clipped n-gram matches BLEU counted (orders 1 to 4, BLEU's tokens) over the corpus; the largest "
+            "differences first. Select an n-gram to see the segments where either system matched it.</p>"
+            + "".join(parts))
+
+
+def _delta_curve(c: Comparison, k: int, picks: _Picks) -> str:
+    """Sorted sentence-BLEU deltas of candidate ``k`` against the baseline; each tenth of the curve filters."""
+    ranked = sorted((s.systems[k].sentence_bleu - s.systems[0].sentence_bleu, s.number) for s in c.segments)
+    deltas = [d for d, _ in ranked]
     width, height, pad = 520, 160, 30
     n = len(deltas)
     span = max(1.0, max(abs(deltas[0]), abs(deltas[-1])))
@@ -232,22 +372,120 @@ def _delta_curve(c: Comparison) -> str:
     def y(v: float) -> float:
         return height / 2 - v / span * (height / 2 - 10)
 
-    points = " ".join(f"{pad + i * (width - 2 * pad) / max(1, n - 1):.1f},{y(v):.1f}" for i, v in enumerate(deltas))
+    def x(i: float) -> float:
+        return pad + i * (width - 2 * pad) / max(1, n - 1)
+
+    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(deltas))
     better = sum(1 for d in deltas if d > 0)
     worse = sum(1 for d in deltas if d < 0)
-    title = (f"Sorted sentence-BLEU delta, {escape(c.systems[1])} minus {escape(c.systems[0])}: "
+    title = (f"Sorted sentence-BLEU delta, {escape(c.systems[k])} minus {escape(c.systems[0])}: "
              f"{better} better, {worse} worse, {n - better - worse} equal")
-    return (f"<svg role=\"img\" aria-labelledby=\"curve-title\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" "
-            f"height=\"{height}\"><title id=\"curve-title\">{title}</title>"
+    bands = []
+    tenths = min(10, n)
+    for t in range(tenths):
+        lo, hi = t * n // tenths, (t + 1) * n // tenths
+        if lo == hi:
+            continue
+        members = sorted(number for _, number in ranked[lo:hi])
+        label = (f"sentences {lo + 1}-{hi} of the sorted deltas ({deltas[lo]:+.1f} to {deltas[hi - 1]:+.1f})")
+        pick = picks.add(label, members)
+        x0, x1 = x(lo) - (0 if lo else pad / 2), x(hi - 1) + (0 if hi < n else pad / 2)
+        bands.append(_pick_group(pick, label, f"<rect class=\"band\" x=\"{x0:.1f}\" y=\"0\" "
+                                              f"width=\"{max(1.0, x1 - x0):.1f}\" height=\"{height}\"/>"))
+    return (f"<svg class=\"chart sorted\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
+            f"width=\"{width}\" height=\"{height}\"><title>{title}</title>{''.join(bands)}"
             f"<line class=\"zero\" x1=\"{pad}\" y1=\"{y(0):.1f}\" x2=\"{width - pad}\" y2=\"{y(0):.1f}\"/>"
             f"<polyline class=\"curve\" points=\"{points}\"/>"
             f"<text x=\"2\" y=\"14\">+{span:.0f}</text><text x=\"2\" y=\"{height - 4}\">-{span:.0f}</text></svg>"
-            f"<p class=\"muted\">{title}.</p>")
+            f"<p class=\"muted\">{title}. Select a tenth of the curve to see its sentences.</p>")
+
+
+#: Bars of the bootstrap delta histogram.
+HISTOGRAM_BINS = 40
+
+
+def delta_histogram(deltas: Any, bins: int = HISTOGRAM_BINS) -> tuple[list[int], float, float]:
+    """``(counts, low, high)``: equal-width bins over the resampled deltas' range (numpy's histogram)."""
+    import numpy as np
+
+    values = np.asarray(deltas, dtype=np.float64)
+    low, high = float(values.min()), float(values.max())
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    counts, _ = np.histogram(values, bins=bins, range=(low, high))
+    return [int(v) for v in counts], low, high
+
+
+def _bootstrap_chart(c: Comparison, k: int, picks: _Picks) -> str:
+    """The distribution of candidate ``k``'s BLEU minus the baseline's over the ``-pbs`` resamples."""
+    deltas = c.deltas[k - 1]
+    counts, low, high = delta_histogram(deltas)
+    width, height, pad, base_y = 520, 150, 30, 125
+    top = max(counts) or 1
+    bin_w = (width - 2 * pad) / len(counts)
+    name, base = escape(c.systems[k]), escape(c.systems[0])
+    title = (f"Bootstrap distribution of BLEU {name} minus {base} over {len(deltas)} resamples "
+             f"(range {low:+.2f} to {high:+.2f})")
+    bars: dict[str, list[str]] = {"worse": [], "better": []}
+    for b, count in enumerate(counts):
+        centre = low + (b + 0.5) * (high - low) / len(counts)
+        h = count / top * (base_y - 10)
+        bars["worse" if centre < 0 else "better"].append(
+            f"<rect class=\"bar {'neg' if centre < 0 else 'pos'}\" x=\"{pad + b * bin_w:.1f}\" "
+            f"y=\"{base_y - h:.1f}\" width=\"{max(0.5, bin_w - 1):.1f}\" height=\"{h:.1f}\"/>")
+    # a pick for each side that has bars (every resample on one side: one pick)
+    sides = {side: picks.add(f"{c.systems[k]} {side} than the baseline", system=k, sign=side)
+             for side, items in bars.items() if items}
+    split = pad + len(bars["worse"]) * bin_w  # each side's whole area answers a click, not only its bars
+    areas = {"worse": (pad, split), "better": (split, width - pad)}
+    groups = "".join(_pick_group(sides[side], f"resamples where {c.systems[k]} is {side}: show the sentences where "
+                                              f"it is {side} than the baseline",
+                                 f"<rect class=\"band\" x=\"{areas[side][0]:.1f}\" y=\"0\" "
+                                 f"width=\"{areas[side][1] - areas[side][0]:.1f}\" height=\"{base_y}\"/>"
+                                 + "".join(items))
+                     for side, items in bars.items() if items)
+    zero = ""
+    if low < 0 < high:
+        zx = pad + (0 - low) / (high - low) * (width - 2 * pad)
+        zero = f"<line class=\"zero\" x1=\"{zx:.1f}\" y1=\"0\" x2=\"{zx:.1f}\" y2=\"{base_y}\"/>"
+    return (f"<svg class=\"chart bootstrap\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
+            f"width=\"{width}\" height=\"{height}\"><title>{title}</title>{groups}{zero}"
+            f"<line class=\"axis\" x1=\"{pad}\" y1=\"{base_y}\" x2=\"{width - pad}\" y2=\"{base_y}\"/>"
+            f"<text x=\"{pad}\" y=\"{height - 4}\">{low:+.2f}</text>"
+            f"<text x=\"{width - pad}\" y=\"{height - 4}\" text-anchor=\"end\">{high:+.2f}</text></svg>"
+            f"<p class=\"muted\">{title}; the p-value of <code>-pbs</code> is read from these resamples. A resample "
+            "is not a set of sentences: selecting a side shows the sentences where the system is worse or better.</p>")
+
+
+def _where(c: Comparison, picks: _Picks) -> str:
+    parts = [_legend(c)]
+    for kind in ("reference length", "sentence BLEU", "word frequency"):
+        parts.append(_bucket_table(c, kind, picks))
+    parts.append(_ngram_lists(c, picks))
+    curves = []
+    for k in range(1, len(c.systems)):
+        curves.append(f"<h4>{escape(c.systems[k])} vs {escape(c.systems[0])}</h4>{_delta_curve(c, k, picks)}")
+        if c.deltas:
+            curves.append(_bootstrap_chart(c, k, picks))
+    parts.append("<h3 id=\"b-deltas\">Sentence deltas and the bootstrap</h3>" + "".join(curves))
+    return ("<section aria-labelledby=\"h-where\"><h2 id=\"h-where\">Where the difference lives</h2>"
+            "<p class=\"note\">Every bucket, n-gram and chart element below filters the sentence table; select it "
+            "again (or \"clear filters\") to show every sentence.</p>" + "".join(parts) + "</section>")
+
+
+def _documents(c: Comparison, picks: _Picks) -> str:
+    table = _bucket_table(c, "document", picks)
+    if not table:
+        return ""
+    return (f"<section aria-labelledby=\"h-documents\"><h2 id=\"h-documents\">Documents</h2>"
+            f"{table.split('</h3>', 1)[1]}</section>")
 
 
 def _sentence_row(c: Comparison, segment: Segment) -> str:
     n = segment.number
     cells = [f"<td class=\"num\"><a href=\"#s{n}\" aria-label=\"permalink to segment {n}\">{n}</a></td>"]
+    if c.segments[0].document is not None:
+        cells.append(f"<td class=\"doc\">{escape(segment.document or '')}</td>")
     if any(s.source is not None for s in c.segments[:1]):
         cells.append(f"<td class=\"txt\"><span class=\"t\">{escape(segment.source or '')}</span></td>")
     refs = "<br>".join(escape(r) for r in segment.references)
@@ -266,8 +504,10 @@ def _sort_head(label: str, key: str) -> str:
     return f"<th scope=\"col\" aria-sort=\"none\"><button type=\"button\" data-key=\"{key}\">{label}</button></th>"
 
 
-def _sentences(c: Comparison) -> str:
+def _sentences(c: Comparison, lazy: bool) -> str:
     heads = [_sort_head("#", "n")]
+    if c.segments[0].document is not None:
+        heads.append("<th scope=\"col\">document</th>")
     if c.segments and c.segments[0].source is not None:
         heads.append("<th scope=\"col\">source</th>")
     heads.append("<th scope=\"col\">reference</th>" if len(c.segments[0].references) == 1
@@ -300,34 +540,56 @@ def _sentences(c: Comparison) -> str:
         "candidate, every candidate with the baseline). Sentence BLEU uses effective order, as "
         "<code>-sl</code>.</p>"
     )
-    body = "".join(_sentence_row(c, segment) for segment in c.segments)
-    return (f"<section aria-labelledby=\"h-sentences\"><h2 id=\"h-sentences\">Sentences</h2>{legend}{controls}"
+    body = "" if lazy else "".join(_sentence_row(c, segment) for segment in c.segments)
+    note = (f"<noscript><p class=\"note\">This report has {len(c.segments)} sentences, more than "
+            f"{LAZY_ROWS}: its script renders them as you scroll, and JavaScript is off. Every sentence and number "
+            "is in <code>--json</code>.</p></noscript>") if lazy else ""
+    return (f"<section aria-labelledby=\"h-sentences\"><h2 id=\"h-sentences\">Sentences</h2>{legend}{controls}{note}"
             f"<table id=\"sentences\"><thead><tr>{''.join(heads)}</tr></thead><tbody>{body}</tbody></table>"
             "</section>")
 
 
-def _data(c: Comparison) -> dict[str, Any]:
-    """What the script needs: names, sentence BLEU per segment and system, bucket members."""
-    return {
+def _data(c: Comparison, picks: _Picks, lazy: bool) -> dict[str, Any]:
+    """What the script needs: names, sentence BLEU per segment and system, what each pick selects, and
+    for a lazy page the rows' HTML (escaped here, like every row), inserted as the reader scrolls."""
+    data: dict[str, Any] = {
         "systems": list(c.systems),
         "bleu": [[entry.sentence_bleu for entry in segment.systems] for segment in c.segments],
-        "buckets": [{"label": b.label, "segments": list(b.segments)} for b in c.buckets],
+        "picks": picks.items,
     }
+    if lazy:
+        data["rows"] = [_sentence_row(c, segment) for segment in c.segments]
+    return data
 
 
-def comparison_page(c: Comparison) -> str:
-    """The whole report as one HTML document (ends with a newline)."""
+#: Above this many sentences the table is rendered by the script, a window of rows at a time, as the
+#: reader scrolls (a page of every row in the DOM stalls the browser on open, sort and filter).
+LAZY_ROWS = 20_000
+
+
+def comparison_page(c: Comparison, lazy_above: int = LAZY_ROWS) -> str:
+    """The whole report as one HTML document (ends with a newline).
+
+    With more than ``lazy_above`` segments, the sentence rows travel in the
+    page data and the script renders them in windows; sorting and filtering
+    still run over every row. Smaller pages have every row in the HTML, so
+    they read without JavaScript.
+    """
+    lazy = len(c.segments) > lazy_above
     title = "bleucli compare: " + " vs ".join(c.systems)
+    picks = _Picks()
+    where = _where(c, picks)  # the picks are numbered in page order
+    documents = _documents(c, picks)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{content_security_policy()}\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         "<meta name=\"referrer\" content=\"no-referrer\">"
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"{_header(c)}<main>{_systems(c)}{_buckets(c)}{_sentences(c)}</main>"
-        f"<script type=\"application/json\" id=\"bleucli-data\">{embedded_json(_data(c))}</script>"
+        f"{_header(c)}<main>{_systems(c)}{where}{documents}{_sentences(c, lazy)}</main>"
+        f"<script type=\"application/json\" id=\"bleucli-data\">{embedded_json(_data(c, picks, lazy))}</script>"
         f"<script>{_JS}</script></body></html>\n"
     )
 
 
-__all__ = ["comparison_page", "content_security_policy", "embedded_json", "highlighted"]
+__all__ = ["LAZY_ROWS", "comparison_page", "content_security_policy", "embedded_json", "highlighted"]

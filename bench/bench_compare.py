@@ -1,0 +1,127 @@
+"""``bleucli compare`` on real sizes: generation time, report size, and the page in a browser.
+
+    python bench/bench_compare.py [--repeat 3] [--systems 4] [--large 21000] [--browser]
+
+Every generation is a fresh process (``python -m bleucli compare REF -i SYS... --html``),
+measured from a small wrapper process: wall time, CPU time (user + system) and peak
+RSS. Medians over ``--repeat`` runs. Rows:
+
+* the first ``--systems`` WMT17 en-de systems (3,004 segments), the issue's
+  "3,000-segment, 4-system report";
+* with ``--large N``: the same systems' lines repeated up to N segments, above
+  the lazy-rendering threshold (20,000 rows), generated once.
+
+With ``--browser`` (Playwright and /usr/bin/chromium), each report is opened from
+``file://`` and the time to the ``load`` event, to a sort of the first delta
+column and to a "worse than baseline" filter is measured in the page (median of
+``--repeat``), with the number of rows in the DOM after opening.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from common import REPO, SHARED, read_lines
+
+_MEASURE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+wall = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_kb": usage.ru_maxrss}))
+"""
+
+_IN_PAGE = """async () => {
+    const t0 = performance.now();
+    document.querySelector('button[data-key=d1]').click();
+    const sorted = performance.now() - t0;
+    const sign = document.getElementById('f-sign');
+    const t1 = performance.now();
+    sign.value = 'worse'; sign.dispatchEvent(new Event('change'));
+    const filtered = performance.now() - t1;
+    await new Promise(requestAnimationFrame);
+    return {sorted, filtered, rows: document.querySelectorAll('#sentences tbody tr').length};
+}"""
+
+
+def generate(command: list[str], repeat: int) -> dict[str, float]:
+    runs = []
+    for _ in range(repeat):
+        result = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True,
+                                check=True, cwd=REPO)
+        runs.append(json.loads(result.stdout))
+    return {"wall": statistics.median(r["wall"] for r in runs), "cpu": statistics.median(r["cpu"] for r in runs),
+            "rss_mb": max(r["rss_kb"] for r in runs) / 1024}
+
+
+def in_browser(page_path: Path, repeat: int) -> dict[str, float]:
+    from playwright.sync_api import sync_playwright
+
+    runs = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        for _ in range(repeat):
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(page_path.as_uri(), wait_until="load")
+            timing = page.evaluate("() => { const t = performance.getEntriesByType('navigation')[0];"
+                                   " return {load: t.loadEventEnd, domRows: document.querySelectorAll("
+                                   "'#sentences tbody tr').length}; }")
+            timing.update(page.evaluate(_IN_PAGE))
+            runs.append(timing)
+            page.close()
+        browser.close()
+    return {key: statistics.median(r[key] for r in runs) for key in ("load", "domRows", "sorted", "filtered")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--systems", type=int, default=4)
+    parser.add_argument("--large", type=int, default=0, help="also a report of this many segments (0: none)")
+    parser.add_argument("--browser", action="store_true")
+    args = parser.parse_args()
+
+    wmt17 = SHARED / "wmt17-en-de"
+    ref = wmt17 / "ref.de"
+    systems = sorted((wmt17 / "sys").iterdir())[:args.systems]
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        cases = [(f"wmt17-en-de, {len(read_lines(ref)):,} segments, {len(systems)} systems", ref, systems,
+                  args.repeat)]
+        if args.large:
+            big_ref = out / "ref.de"
+            lines = read_lines(ref)
+            big_ref.write_text("".join(lines[i % len(lines)] + "\n" for i in range(args.large)), encoding="utf-8")
+            big_systems = []
+            for path in systems:
+                lines = read_lines(path)
+                big = out / path.name
+                big.write_text("".join(lines[i % len(lines)] + "\n" for i in range(args.large)), encoding="utf-8")
+                big_systems.append(big)
+            cases.append((f"wmt17-en-de repeated, {args.large:,} segments, {len(systems)} systems (lazy)", big_ref,
+                          big_systems, 1))
+        print("| report | generation wall | CPU | peak RSS | HTML size |"
+              + (" load | rows in DOM | sort | filter |" if args.browser else ""))
+        print("|---|---:|---:|---:|---:|" + ("---:|---:|---:|---:|" if args.browser else ""))
+        for label, reference, inputs, repeat in cases:
+            html = out / "report.html"
+            figures = generate([sys.executable, "-m", "bleucli", "compare", str(reference), "-i",
+                                *map(str, inputs), "--html", str(html), "-q"], repeat)
+            row = (f"| {label} | {figures['wall']:.1f} s | {figures['cpu']:.1f} s | {figures['rss_mb']:.0f} MB | "
+                   f"{html.stat().st_size / 1e6:.1f} MB |")
+            if args.browser:
+                page = in_browser(html, args.repeat)
+                row += (f" {page['load'] / 1000:.2f} s | {page['domRows']:,.0f} | {page['sorted']:.0f} ms | "
+                        f"{page['filtered']:.0f} ms |")
+            print(row, flush=True)
+
+
+if __name__ == "__main__":
+    main()
