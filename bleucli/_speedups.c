@@ -1353,6 +1353,22 @@ done:
     return result;
 }
 
+/* tokens_13a(line) -> list of str: tokenize(line, "13a"), as one picklable function of one
+   argument (a metric keeps it as its tokenizer's tokens()). */
+static PyObject *
+tokens_13a(PyObject *module, PyObject *line)
+{
+    PyObject *args[2] = {line, NULL};
+    PyObject *result;
+    args[1] = PyUnicode_FromString("13a");
+    if (args[1] == NULL) {
+        return NULL;
+    }
+    result = tokenize(module, args, 2);
+    Py_DECREF(args[1]);
+    return result;
+}
+
 /* Everything one call of bleu_statistics reuses from segment to segment. */
 typedef struct {
     Arena arena;
@@ -1517,8 +1533,11 @@ count_matches(Scratch *s, Py_ssize_t n_refs, Py_ssize_t total_ref, Py_ssize_t vo
                     : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
             }
         }
-        /* best: the most times one reference has each n-gram */
+        /* best: the most times one reference has each n-gram (own: one reference's counts) */
         memset(s->best, 0, ((size_t)n_best + 1) * sizeof(int32_t));
+        if (n_refs > 1) {
+            memset(s->own, 0, ((size_t)n_best + 1) * sizeof(int32_t));
+        }
         for (k = 0; k < n_refs; k++) {
             Py_ssize_t start = s->offsets[k], stop = s->offsets[k + 1] - order + 1;
             if (n_refs == 1) {
@@ -1709,6 +1728,8 @@ static PyMethodDef methods[] = {
     {"tokenize", (PyCFunction)(void (*)(void))tokenize, METH_FASTCALL,
      "tokenize(line, tokenizer) -> list of str: the tokens of '13a' or 'none', exactly as the Python\n"
      "tokenizers' tokens() give them."},
+    {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
+     "tokens_13a(line) -> list of str: tokenize(line, '13a')."},
     {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
      "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
      "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},

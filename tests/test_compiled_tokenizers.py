@@ -1,0 +1,149 @@
+"""The compiled tokenizers and BLEU's compiled chunk path (bleucli/_speedups.c) against Python.
+
+``tokenize(line, "13a")`` must give exactly the tokens of
+:class:`bleucli.tokenizers.tok_13a.Tokenizer13a` (itself checked against
+sacreBLEU and against mteval-v13a's four substitutions in
+``test_mteval_rules.py``), and ``bleu_statistics`` exactly the statistics rows
+of the pure-Python BLEU. Checked on every line of the test data (one set in the
+fast subset, all of them in the full run), on random text made of the
+characters the rules look at (digits, ``.``, ``,``, ``-``, every ASCII
+punctuation mark, Unicode punctuation and symbols, entities, ``<skipped>``,
+newlines, tabs, NBSP and other Unicode spaces, astral characters, a lone
+surrogate), and against the substitutions themselves on every short string.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import datasets
+from bleucli.metrics.bleu import BLEU
+from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE, compiled_matcher
+from bleucli.tokenizers.tok_13a import Tokenizer13a
+from fast_subset import BLEU_SET, slow_except
+from test_mteval_rules import by_the_rules
+
+speedups = compiled_matcher()
+pytestmark = pytest.mark.skipif(speedups is None, reason="the C extension (bleucli._speedups) is not built")
+
+PYTHON_13A = Tokenizer13a()
+
+#: What 13a's rules look at, and what could trip a C reimplementation of them.
+PIECES = [
+    *"ab19.,-$(' \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2009\u3000&;<>\"",
+    "\u00e9", "\u65e5", "\u0663", "\u3002", "\u2013", "\u00bf", "\u20ac", "\U0001F600", "\U00010400", "\ud800",
+    "&amp;", "&quot;", "&lt;", "&gt;", "&#39;", "&apos;", "<skipped>", "-\n", "&amp;lt;", "<skip", "ped>",
+    *(chr(c) for c in range(33, 127)),
+]
+
+
+def random_lines(seed: int, count: int, longest: int = 24) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, longest))) for _ in range(count)]
+
+
+def test_13a_on_random_text() -> None:
+    mismatches = [line for line in random_lines(20261124, 20_000) if speedups.tokenize(line, "13a")
+                  != PYTHON_13A.tokens(line)]
+    assert mismatches == []
+
+
+@pytest.mark.slow  # 400,000 random lines
+@pytest.mark.parametrize("seed", [1, 2])
+def test_13a_on_much_random_text(seed: int) -> None:
+    mismatches = [line for line in random_lines(seed, 200_000, 40) if speedups.tokenize(line, "13a")
+                  != PYTHON_13A.tokens(line)]
+    assert mismatches == []
+
+
+@pytest.mark.slow  # every string of up to 6 characters out of 7, against the substitutions themselves
+def test_13a_is_the_rules_on_every_short_string() -> None:
+    strings = ("".join(chars) for n in range(7) for chars in itertools.product("a1.,-$ ", repeat=n))
+    mismatches = [text for text in strings if speedups.tokenize(text, "13a") != by_the_rules(f" {text} ").split()]
+    assert mismatches == []
+
+
+def test_none_is_a_whitespace_split() -> None:
+    for line in random_lines(7, 5_000):
+        assert speedups.tokenize(line, "none") == line.split()
+
+
+def test_tokens_13a_is_tokenize() -> None:
+    for line in random_lines(8, 1_000):
+        assert speedups.tokens_13a(line) == speedups.tokenize(line, "13a")
+
+
+@pytest.mark.parametrize("name", slow_except(datasets.sets(), {BLEU_SET}))
+def test_13a_on_every_line_of_the_data(name: str) -> None:
+    lines = [line for paths in (datasets.reference_paths(name), datasets.system_paths(name))
+             for path in paths for line in datasets.read(path)]
+    assert lines
+    mismatches = [line for line in lines if speedups.tokenize(line, "13a") != PYTHON_13A.tokens(line)]
+    assert mismatches == []
+
+
+def python_bleu(monkeypatch: pytest.MonkeyPatch, **options: object) -> BLEU:
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    metric = BLEU(**options)  # type: ignore[arg-type]
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE)
+    return metric
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "none"])
+@pytest.mark.parametrize("lowercase, ref_length", [(False, "closest"), (True, "shortest")])
+def test_statistics_equal_pure_python_on_random_segments(
+    monkeypatch: pytest.MonkeyPatch, tokenize: str, lowercase: bool, ref_length: str
+) -> None:
+    """Several references of every length (repeats make clipping matter), every order up to 6."""
+    rng = random.Random(hash((tokenize, lowercase)) & 0xFFFF)
+    words = ["a", "b", "A", "b.", "1,5", "x-1", "\u00c9t\u00e9", "\u0130", "&amp;", "\U0001F600", "c", "d"]
+
+    def line() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+
+    for max_order in (1, 2, 4, 6):
+        ours = BLEU(tokenize=tokenize, lowercase=lowercase, ref_length=ref_length, max_ngram_order=max_order)
+        theirs = python_bleu(monkeypatch, tokenize=tokenize, lowercase=lowercase, ref_length=ref_length,
+                             max_ngram_order=max_order)
+        assert ours._compiled_statistics is not None and theirs._compiled_statistics is None
+        hyps = [line() for _ in range(300)]
+        refs = [tuple(line() for _ in range(rng.randint(1, 4))) for _ in hyps]
+        expected = [theirs.single_use_statistics(h, r) for h, r in zip(hyps, refs)]
+        assert [ours.single_use_statistics(h, r) for h, r in zip(hyps, refs)] == expected
+        assert ours.chunk_rows([hyps, hyps[::-1]], refs) == [expected, theirs.chunk_rows([hyps[::-1]], refs)[0]]
+        summed = ours.chunk_statistics([hyps], refs)[0]
+        assert list(summed.values) == [sum(column) for column in zip(*expected)]
+        assert summed.segments == len(hyps)
+
+
+def test_statistics_on_real_multi_reference_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    refs = datasets.references("wmt21-en-de")
+    hyps = next(iter(datasets.systems("wmt21-en-de").values()))
+    segments = list(zip(*refs))
+    theirs = python_bleu(monkeypatch)
+    ours = BLEU()
+    expected = [theirs.single_use_statistics(h, r) for h, r in zip(hyps, segments)]
+    assert ours.chunk_rows([hyps], segments) == [expected]
+
+
+def test_bad_arguments_are_errors_not_crashes() -> None:
+    statistics = speedups.bleu_statistics
+    with pytest.raises(TypeError, match="must be a str"):
+        statistics([b"a"], [("a",)], "13a", 4, False, False, True)
+    with pytest.raises(TypeError, match="must be a str"):
+        statistics(["a"], [(None,)], "13a", 4, False, False, True)
+    with pytest.raises(TypeError, match="must be a sequence"):
+        statistics(["a"], [1], "13a", 4, False, False, True)
+    with pytest.raises(ValueError, match="one sequence of references per hypothesis"):
+        statistics(["a", "b"], [("a",)], "13a", 4, False, False, True)
+    with pytest.raises(ValueError, match="'13a' and 'none'"):
+        statistics(["a"], [("a",)], "intl", 4, False, False, True)
+    with pytest.raises(ValueError, match="max_order"):
+        statistics(["a"], [("a",)], "13a", -1, False, False, True)
+    with pytest.raises(TypeError, match="must be a str"):
+        speedups.tokenize(3, "13a")
+    assert statistics([], [], "13a", 4, False, False, False) == [0] * 10
+    assert statistics(["a"], [()], "13a", 2, False, False, True) == [[1, -1, 0, 0, 1, 0]]
