@@ -251,11 +251,13 @@ class BLEU(Metric[BLEURefData]):
         self._compiled_references = None if compiled is None else compiled.References
         #: a tokenizer the extension also has (the same tokens: tests/test_compiled_tokenizers.py):
         #: chunks and sentence scores are then tokenized, counted and matched in C, without a str a token
-        self._compiled_tokenizer = self.tokenize if compiled is not None and self.tokenize in COMPILED_TOKENIZERS \
-            else None
-        self._compiled_statistics = None if self._compiled_tokenizer is None else compiled.bleu_statistics
-        if self._compiled_tokenizer == "13a":  # lists of str for the paths that keep reference tables
-            self._split = compiled.tokens_13a
+        self._compiled_tokenizer: str | None = None
+        self._compiled_statistics: Any = None
+        if compiled is not None and self.tokenize in COMPILED_TOKENIZERS:
+            self._compiled_tokenizer = self.tokenize
+            self._compiled_statistics = compiled.bleu_statistics
+            if self.tokenize == "13a":  # lists of str for the paths that keep reference tables
+                self._split = compiled.tokens_13a
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
@@ -290,7 +292,7 @@ class BLEU(Metric[BLEURefData]):
         without building the prepared object: with the compiled matcher a one-system corpus and a
         sentence score take this path for every segment, where the object costs ~5% of the time."""
         if self._compiled_statistics is not None:
-            return self._compiled_statistics([hypothesis], [references], self._compiled_tokenizer,  # type: ignore[no-any-return]
+            return self._compiled_statistics([hypothesis], [references], self._compiled_tokenizer,
                                              self.max_ngram_order, self.lowercase, self._shortest, True)[0]
         if self._compiled_matches is None:
             return self.segment_statistics(hypothesis, self.prepare_references(references, False))
