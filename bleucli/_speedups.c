@@ -924,7 +924,7 @@ arena_clear(Arena *a)
 static inline void
 arena_close(Arena *a, uint64_t hash)
 {
-    hash ^= hash >> 31;
+    hash ^= hash >> 31;  /* finish_hash */
     a->hashes[a->n_tokens++] = hash;
     a->starts[a->n_tokens] = a->n_chars;
 }
@@ -1113,12 +1113,27 @@ tokenize_13a_rules(Arena *a, int kind, const void *data, Py_ssize_t n)
     return split_whitespace(a, PyUnicode_4BYTE_KIND, dst, len);
 }
 
-/* 13a's fast path: 1 when done, 0 when a digit touches a period, comma or dash (the caller
-   then takes the rules, and the arena is left as it was). */
-static int
-tokenize_13a_fast(Arena *a, int kind, const void *data, Py_ssize_t n)
+#ifndef Py_ALWAYS_INLINE
+#define Py_ALWAYS_INLINE
+#endif
+
+static inline uint64_t
+finish_hash(uint64_t hash)
 {
-    Py_ssize_t i, tokens = a->n_tokens, chars = a->n_chars;
+    return hash ^ (hash >> 31);
+}
+
+/* 13a's fast path for one kind of str (a constant where it is inlined, so that reading a
+   character is one load): 1 when done; 0 when a digit touches a period, comma or dash (the
+   caller then takes the rules); 2 when `raw` and the line has a character that the pre-pass
+   may change (& < or a newline). The arena's counts change only when 1 is returned. */
+static inline Py_ALWAYS_INLINE int
+fast_13a(Arena *a, const int kind, const void *data, Py_ssize_t n, int raw)
+{
+    Py_UCS4 *chars = a->chars;
+    Py_ssize_t *starts = a->starts;
+    uint64_t *hashes = a->hashes;
+    Py_ssize_t n_chars = a->n_chars, n_tokens = a->n_tokens, i;
     int open = 0, previous = CH_SPACE;
     uint64_t hash = FNV_OFFSET;
     for (i = 0; i < n; i++) {
@@ -1126,16 +1141,20 @@ tokenize_13a_fast(Arena *a, int kind, const void *data, Py_ssize_t n)
         int cls;
         if (c < 128) {
             cls = ascii_13a[c];
-            if ((cls == CH_DIGIT && previous == CH_POINT)
-                || (previous == CH_DIGIT && (cls == CH_POINT || cls == CH_DASH))) {
-                goto undo;
-            }
-            if (cls == CH_DIGIT || cls == CH_DASH) {
-                cls = CH_WORD;
-                previous = ascii_13a[c];
+            if (cls >= CH_DIGIT) {  /* a digit, a dash, a period or a comma */
+                if ((cls == CH_DIGIT && previous == CH_POINT) || (previous == CH_DIGIT && cls != CH_DIGIT)) {
+                    return 0;
+                }
+                previous = cls;
+                if (cls != CH_POINT) {
+                    cls = CH_WORD;
+                }
             }
             else {
                 previous = cls;
+                if (raw && cls != CH_WORD && (c == '&' || c == '<' || c == '\n')) {
+                    return 2;
+                }
             }
         }
         else {
@@ -1147,28 +1166,41 @@ tokenize_13a_fast(Arena *a, int kind, const void *data, Py_ssize_t n)
                 open = 1;
                 hash = FNV_OFFSET;
             }
-            a->chars[a->n_chars++] = c;
+            chars[n_chars++] = c;
             hash = (hash ^ c) * FNV_PRIME;
             continue;
         }
         if (open) {
-            arena_close(a, hash);
+            hashes[n_tokens++] = finish_hash(hash);
+            starts[n_tokens] = n_chars;
             open = 0;
         }
         if (cls != CH_SPACE) {  /* a token of its own */
-            a->chars[a->n_chars++] = c;
-            arena_close(a, (FNV_OFFSET ^ c) * FNV_PRIME);
+            chars[n_chars++] = c;
+            hashes[n_tokens++] = finish_hash((FNV_OFFSET ^ c) * FNV_PRIME);
+            starts[n_tokens] = n_chars;
         }
     }
     if (open) {
-        arena_close(a, hash);
+        hashes[n_tokens++] = finish_hash(hash);
+        starts[n_tokens] = n_chars;
     }
+    a->n_chars = n_chars;
+    a->n_tokens = n_tokens;
     return 1;
-undo:
-    a->n_tokens = tokens;
-    a->n_chars = chars;
-    a->starts[tokens] = chars;
-    return 0;
+}
+
+static int
+tokenize_13a_fast(Arena *a, int kind, const void *data, Py_ssize_t n, int raw)
+{
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND:
+        return fast_13a(a, PyUnicode_1BYTE_KIND, data, n, raw);
+    case PyUnicode_2BYTE_KIND:
+        return fast_13a(a, PyUnicode_2BYTE_KIND, data, n, raw);
+    default:
+        return fast_13a(a, PyUnicode_4BYTE_KIND, data, n, raw);
+    }
 }
 
 /* Whether text[0:n] has a character that 13a's pre-pass may change: & (entities), < (<skipped>)
@@ -1209,9 +1241,12 @@ tokenize_text(Arena *a, int tokenizer, int kind, const void *data, Py_ssize_t n)
     if (arena_reserve(a, n, n + 1) < 0) {
         return -1;
     }
-    if (!needs_prepass(kind, data, n)) {
-        done = tokenize_13a_fast(a, kind, data, n);
-        return done ? 0 : tokenize_13a_rules(a, kind, data, n);
+    done = tokenize_13a_fast(a, kind, data, n, 1);
+    if (done == 1) {
+        return 0;
+    }
+    if (done == 0 && !needs_prepass(kind, data, n)) {
+        return tokenize_13a_rules(a, kind, data, n);
     }
     /* the pre-pass, on a copy (str.replace, in sacreBLEU's order); the arena's work buffers
        are used by the rules, so the copy goes to its own allocation */
@@ -1234,7 +1269,7 @@ tokenize_text(Arena *a, int tokenizer, int kind, const void *data, Py_ssize_t n)
         length = replace_in_place(text, length, "&lt;", 4, '<');
         length = replace_in_place(text, length, "&gt;", 4, '>');
     }
-    done = tokenize_13a_fast(a, PyUnicode_4BYTE_KIND, text, length);
+    done = tokenize_13a_fast(a, PyUnicode_4BYTE_KIND, text, length, 0);
     if (done == 0) {
         done = tokenize_13a_rules(a, PyUnicode_4BYTE_KIND, text, length) < 0 ? -1 : 1;
     }
@@ -1299,75 +1334,6 @@ read_tokenizer(PyObject *name)
     return -1;
 }
 
-/* tokenize(line, tokenizer) -> list of str: what the Python tokenizer's tokens() gives
-   (no lowercasing, no stripping: those are BLEU's, done before its tokenizer). */
-static PyObject *
-tokenize(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
-{
-    Arena arena;
-    int tokenizer;
-    PyObject *result = NULL, *line;
-    Py_ssize_t k, n;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "tokenize(line, tokenizer)");
-        return NULL;
-    }
-    line = args[0];
-    if ((tokenizer = read_tokenizer(args[1])) < 0) {
-        return NULL;
-    }
-    if (!PyUnicode_Check(line)) {
-        PyErr_Format(PyExc_TypeError, "a line must be a str, not %.100s", Py_TYPE(line)->tp_name);
-        return NULL;
-    }
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(line) < 0) {
-        return NULL;
-    }
-#endif
-    memset(&arena, 0, sizeof(Arena));
-    if (arena_reserve(&arena, 16, 16) < 0) {
-        goto done;
-    }
-    arena_clear(&arena);
-    if (tokenize_text(&arena, tokenizer, PyUnicode_KIND(line), PyUnicode_DATA(line),
-                      PyUnicode_GET_LENGTH(line)) < 0) {
-        goto done;
-    }
-    n = arena.n_tokens;
-    result = PyList_New(n);
-    if (result == NULL) {
-        goto done;
-    }
-    for (k = 0; k < n; k++) {
-        PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, arena.chars + arena.starts[k],
-                                                    arena.starts[k + 1] - arena.starts[k]);
-        if (token == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, k, token);
-    }
-done:
-    arena_free(&arena);
-    return result;
-}
-
-/* tokens_13a(line) -> list of str: tokenize(line, "13a"), as one picklable function of one
-   argument (a metric keeps it as its tokenizer's tokens()). */
-static PyObject *
-tokens_13a(PyObject *module, PyObject *line)
-{
-    PyObject *args[2] = {line, NULL};
-    PyObject *result;
-    args[1] = PyUnicode_FromString("13a");
-    if (args[1] == NULL) {
-        return NULL;
-    }
-    result = tokenize(module, args, 2);
-    Py_DECREF(args[1]);
-    return result;
-}
 
 /* Everything one call of bleu_statistics reuses from segment to segment. */
 typedef struct {
@@ -1386,7 +1352,21 @@ typedef struct {
     Py_ssize_t *offsets;
     Py_ssize_t offsets_cap;
     Py_ssize_t *matches;
+    Py_ssize_t matches_cap;
 } Scratch;
+
+/* Per module object (one per interpreter that imports it): its References type, and the
+   buffers that bleu_statistics and tokenize reuse from call to call (a sentence score is one
+   call: a dozen allocations would be a quarter of its time). `busy` while a call uses them: a
+   call made meanwhile (str.lower() of a str subclass can run any code) takes its own. */
+typedef struct {
+    PyTypeObject *references_type;
+    Scratch scratch;
+    int busy;
+} ModuleState;
+
+/* Buffers kept between calls up to about this many bytes; beyond, freed after the call. */
+#define KEPT_SCRATCH_BYTES (1 << 20)
 
 static void
 scratch_free(Scratch *s)
@@ -1400,6 +1380,44 @@ scratch_free(Scratch *s)
     PyMem_Free(s->offsets);
     PyMem_Free(s->matches);
     memset(s, 0, sizeof(Scratch));
+}
+
+/* Roughly the bytes a scratch holds. */
+static size_t
+scratch_bytes(const Scratch *s)
+{
+    const Arena *a = &s->arena;
+    return (size_t)(a->cap_chars + a->cap_work[0] + a->cap_work[1]) * sizeof(Py_UCS4)
+        + (size_t)a->cap_tokens * (sizeof(Py_ssize_t) + sizeof(uint64_t))
+        + s->vocab_cap * sizeof(int32_t) + (size_t)s->ids_cap * sizeof(int32_t)
+        + (size_t)s->count_cap * 5 * sizeof(int32_t) + s->key_cap * (sizeof(uint64_t) + sizeof(int32_t))
+        + (size_t)s->offsets_cap * sizeof(Py_ssize_t) + (size_t)s->matches_cap * sizeof(Py_ssize_t);
+}
+
+/* The module's scratch, or (when a call is using it) `own`, emptied. */
+static Scratch *
+scratch_acquire(PyObject *module, Scratch *own)
+{
+    ModuleState *state = PyModule_GetState(module);
+    if (state == NULL || state->busy) {
+        memset(own, 0, sizeof(Scratch));
+        return own;
+    }
+    state->busy = 1;
+    return &state->scratch;
+}
+
+static void
+scratch_release(PyObject *module, Scratch *s)
+{
+    ModuleState *state = PyModule_GetState(module);
+    if (state != NULL && s == &state->scratch) {
+        state->busy = 0;
+        if (scratch_bytes(s) <= KEPT_SCRATCH_BYTES) {
+            return;
+        }
+    }
+    scratch_free(s);
 }
 
 static int
@@ -1577,6 +1595,78 @@ count_matches(Scratch *s, Py_ssize_t n_refs, Py_ssize_t total_ref, Py_ssize_t vo
     return 0;
 }
 
+/* tokenize(line, tokenizer) -> list of str: what the Python tokenizer's tokens() gives
+   (no lowercasing, no stripping: those are BLEU's, done before its tokenizer). */
+static PyObject *
+tokenize(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Scratch own, *s;
+    Arena *arena;
+    int tokenizer;
+    PyObject *result = NULL, *line;
+    Py_ssize_t k, n;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "tokenize(line, tokenizer)");
+        return NULL;
+    }
+    line = args[0];
+    if ((tokenizer = read_tokenizer(args[1])) < 0) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "a line must be a str, not %.100s", Py_TYPE(line)->tp_name);
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0) {
+        return NULL;
+    }
+#endif
+    s = scratch_acquire(module, &own);
+    arena = &s->arena;
+    if (arena_reserve(arena, 16, 16) < 0) {
+        goto done;
+    }
+    arena_clear(arena);
+    if (tokenize_text(arena, tokenizer, PyUnicode_KIND(line), PyUnicode_DATA(line),
+                      PyUnicode_GET_LENGTH(line)) < 0) {
+        goto done;
+    }
+    n = arena->n_tokens;
+    result = PyList_New(n);
+    if (result == NULL) {
+        goto done;
+    }
+    for (k = 0; k < n; k++) {
+        PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, arena->chars + arena->starts[k],
+                                                    arena->starts[k + 1] - arena->starts[k]);
+        if (token == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, k, token);
+    }
+done:
+    scratch_release(module, s);
+    return result;
+}
+
+/* tokens_13a(line) -> list of str: tokenize(line, "13a"), as one picklable function of one
+   argument (a metric keeps it as its tokenizer's tokens()). */
+static PyObject *
+tokens_13a(PyObject *module, PyObject *line)
+{
+    PyObject *args[2] = {line, NULL};
+    PyObject *result;
+    args[1] = PyUnicode_FromString("13a");
+    if (args[1] == NULL) {
+        return NULL;
+    }
+    result = tokenize(module, args, 2);
+    Py_DECREF(args[1]);
+    return result;
+}
+
 /* bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)
 
    BLEU's statistics of each hypothesis (a str) against its segment's references (a
@@ -1584,9 +1674,9 @@ count_matches(Scratch *s, Py_ssize_t n_refs, Py_ssize_t total_ref, Py_ssize_t vo
    list of them when rows is true, else their sum. ref_len: the only reference's length,
    the shortest's (shortest), or the closest to the hypothesis (shorter on a tie). */
 static PyObject *
-bleu_statistics(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    Scratch s;
+    Scratch own, *s;
     PyObject *hyps = NULL, *refs_list = NULL, *result = NULL, *row = NULL;
     Py_ssize_t max_order, n_segments, segment, order, width;
     int tokenizer, lowercase, shortest, rows;
@@ -1601,11 +1691,11 @@ bleu_statistics(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t n
         || (rows = PyObject_IsTrue(args[6])) < 0) {
         return NULL;
     }
-    memset(&s, 0, sizeof(Scratch));
     hyps = PySequence_Fast(args[0], "hypotheses must be a sequence");
     if (hyps == NULL) {
         return NULL;
     }
+    s = scratch_acquire(module, &own);
     refs_list = PySequence_Fast(args[1], "references must be a sequence");
     if (refs_list == NULL) {
         goto done;
@@ -1616,10 +1706,17 @@ bleu_statistics(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t n
         goto done;
     }
     width = 2 + 2 * max_order;
-    s.matches = PyMem_Calloc((size_t)max_order + 1, sizeof(Py_ssize_t));
-    sums = PyMem_Calloc((size_t)width, sizeof(long long));
-    if (s.matches == NULL || sums == NULL || arena_reserve(&s.arena, 64, 64) < 0) {
+    if (max_order + 1 > s->matches_cap) {
+        if (grow((void **)&s->matches, ((size_t)max_order + 1) * sizeof(Py_ssize_t)) < 0) {
+            goto done;
+        }
+        s->matches_cap = max_order + 1;
+    }
+    if (!rows && (sums = PyMem_Calloc((size_t)width, sizeof(long long))) == NULL) {
         PyErr_NoMemory();
+        goto done;
+    }
+    if (arena_reserve(&s->arena, 64, 64) < 0) {
         goto done;
     }
     result = rows ? PyList_New(n_segments) : NULL;
@@ -1634,35 +1731,35 @@ bleu_statistics(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t n
             goto fail;
         }
         n_refs = PySequence_Fast_GET_SIZE(refs);
-        if (n_refs + 1 > s.offsets_cap) {
-            if (grow((void **)&s.offsets, ((size_t)n_refs + 1) * sizeof(Py_ssize_t)) < 0) {
+        if (n_refs + 1 > s->offsets_cap) {
+            if (grow((void **)&s->offsets, ((size_t)n_refs + 1) * sizeof(Py_ssize_t)) < 0) {
                 Py_DECREF(refs);
                 goto fail;
             }
-            s.offsets_cap = n_refs + 1;
+            s->offsets_cap = n_refs + 1;
         }
-        arena_clear(&s.arena);
+        arena_clear(&s->arena);
         for (k = 0; k < n_refs; k++) {
-            s.offsets[k] = s.arena.n_tokens;
-            if (tokenize_line(&s.arena, tokenizer, PySequence_Fast_GET_ITEM(refs, k), lowercase) < 0
-                || check_tokens(0, s.arena.n_tokens - s.offsets[k], "a sequence") < 0
-                || check_tokens(0, s.arena.n_tokens, "one segment's references together") < 0) {
+            s->offsets[k] = s->arena.n_tokens;
+            if (tokenize_line(&s->arena, tokenizer, PySequence_Fast_GET_ITEM(refs, k), lowercase) < 0
+                || check_tokens(0, s->arena.n_tokens - s->offsets[k], "a sequence") < 0
+                || check_tokens(0, s->arena.n_tokens, "one segment's references together") < 0) {
                 Py_DECREF(refs);
                 goto fail;
             }
         }
         Py_DECREF(refs);
-        total_ref = s.offsets[n_refs] = s.arena.n_tokens;
-        if (tokenize_line(&s.arena, tokenizer, PySequence_Fast_GET_ITEM(hyps, segment), lowercase) < 0
-            || check_tokens(0, s.arena.n_tokens - total_ref, "a sequence") < 0) {
+        total_ref = s->offsets[n_refs] = s->arena.n_tokens;
+        if (tokenize_line(&s->arena, tokenizer, PySequence_Fast_GET_ITEM(hyps, segment), lowercase) < 0
+            || check_tokens(0, s->arena.n_tokens - total_ref, "a sequence") < 0) {
             goto fail;
         }
-        hyp_len = s.arena.n_tokens - total_ref;
-        if ((vocabulary = assign_ids(&s, total_ref)) < 0 || count_matches(&s, n_refs, total_ref, vocabulary, max_order) < 0) {
+        hyp_len = s->arena.n_tokens - total_ref;
+        if ((vocabulary = assign_ids(s, total_ref)) < 0 || count_matches(s, n_refs, total_ref, vocabulary, max_order) < 0) {
             goto fail;
         }
         for (k = 0; k < n_refs; k++) {
-            Py_ssize_t length = s.offsets[k + 1] - s.offsets[k];
+            Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
             Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
             if (k == 0 || (shortest ? length < ref_len
                            : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
@@ -1680,7 +1777,7 @@ bleu_statistics(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t n
             SET_ITEM(0, hyp_len);
             SET_ITEM(1, ref_len);
             for (order = 1; order <= max_order; order++) {
-                SET_ITEM(1 + order, s.matches[order]);
+                SET_ITEM(1 + order, s->matches[order]);
                 SET_ITEM(1 + max_order + order, hyp_len >= order ? hyp_len - order + 1 : 0);
             }
 #undef SET_ITEM
@@ -1691,7 +1788,7 @@ bleu_statistics(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t n
             sums[0] += hyp_len;
             sums[1] += ref_len;
             for (order = 1; order <= max_order; order++) {
-                sums[1 + order] += s.matches[order];
+                sums[1 + order] += s->matches[order];
                 sums[1 + max_order + order] += hyp_len >= order ? hyp_len - order + 1 : 0;
             }
         }
@@ -1717,7 +1814,7 @@ done:
     Py_XDECREF(hyps);
     Py_XDECREF(refs_list);
     PyMem_Free(sums);
-    scratch_free(&s);
+    scratch_release(module, s);
     return result;
 }
 
@@ -1736,10 +1833,6 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Per module object (one per interpreter that imports it): its References type. */
-typedef struct {
-    PyTypeObject *references_type;
-} ModuleState;
 
 static int
 add_limit(PyObject *m, const char *name, Py_ssize_t value)
@@ -1798,7 +1891,11 @@ module_clear(PyObject *m)
 static void
 module_free(void *m)
 {
+    ModuleState *state = PyModule_GetState((PyObject *)m);
     module_clear((PyObject *)m);
+    if (state != NULL) {
+        scratch_free(&state->scratch);
+    }
 }
 
 static PyModuleDef_Slot module_slots[] = {

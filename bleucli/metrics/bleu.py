@@ -394,6 +394,15 @@ class BLEU(Metric[BLEURefData]):
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:
             warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
+        statistics = self._compiled_statistics
+        # The compiled path for plain str and a list or tuple of str (anything else: the checks of
+        # Metric.sentence_score and their errors): MBR and data filtering call this millions of times.
+        if statistics is not None and type(hypothesis) is str and type(references) in (list, tuple) and references \
+                and all(map(str.__instancecheck__, references)):
+            nrefs = self._nrefs = len(references)
+            return self.score_from_statistics(statistics([hypothesis], [references], self._compiled_tokenizer,
+                                                         self.max_ngram_order, self.lowercase, self._shortest,
+                                                         True)[0], nrefs)
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
 
     def _signature_key(self) -> Any:
