@@ -41,6 +41,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -1361,6 +1362,7 @@ typedef struct {
    call made meanwhile (str.lower() of a str subclass can run any code) takes its own. */
 typedef struct {
     PyTypeObject *references_type;
+    PyObject *builtin_sum;  /* what _bleu sums its logs with */
     Scratch scratch;
     int busy;
 } ModuleState;
@@ -1818,6 +1820,192 @@ done:
     return result;
 }
 
+/* BLEU from one statistics row made by bleu_statistics (Python ints), with the operations of
+   bleucli.metrics.bleu._bleu in its order, each on doubles as Python does them on floats and
+   small ints (ints below 2**53 convert exactly; libm's log and exp are what math.log and
+   math.exp call): the same floats. The logs are summed by the builtin sum itself (compensated
+   since Python 3.12), given the same list of floats and ints (-9999999999 for log(0)).
+   Smoothing none, floor or exp (add-k changes the counts' types: bleucli keeps it in Python).
+   Returns (score, precisions list, bp) or NULL. */
+enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_EXP = 2 };
+
+#define LOG_ZERO (-9999999999LL)
+
+static PyObject *
+score_row(PyObject *module, PyObject *row, Py_ssize_t max_order, int smooth, double smooth_value,
+          int effective_order)
+{
+    ModuleState *state = PyModule_GetState(module);
+    double sys_len, ref_len, bp, exp_divisor = 1.0, mean, score;
+    double *precisions;
+    Py_ssize_t n, used = max_order;
+    int any = 0;
+    PyObject *logs = NULL, *total = NULL, *used_object = NULL, *mean_object = NULL, *result = NULL;
+    PyObject *precision_list = NULL;
+    if (state == NULL || state->builtin_sum == NULL || !PyList_Check(row) || PyList_GET_SIZE(row) != 2 + 2 * max_order) {
+        PyErr_SetString(PyExc_SystemError, "score_row: not a statistics row");
+        return NULL;
+    }
+    precisions = PyMem_Calloc((size_t)max_order + 1, sizeof(double));
+    if (precisions == NULL) {
+        return PyErr_NoMemory();
+    }
+#define ROW(i) PyLong_AsDouble(PyList_GET_ITEM(row, i))  /* small ints: exact, no error */
+    sys_len = ROW(0);
+    ref_len = ROW(1);
+    bp = sys_len < ref_len ? (sys_len > 0 ? exp(1.0 - ref_len / sys_len) : 0.0) : 1.0;
+    for (n = 0; n < max_order; n++) {
+        any |= ROW(2 + n) != 0.0;
+    }
+    if (any) {
+        for (n = 0; n < max_order; n++) {
+            double correct = ROW(2 + n), total_n = ROW(2 + max_order + n);
+            if (total_n == 0.0) {
+                break;
+            }
+            if (effective_order) {
+                used = n + 1;
+            }
+            if (correct == 0.0) {
+                if (smooth == SMOOTH_EXP) {
+                    exp_divisor *= 2;
+                    precisions[n] = 100.0 / (exp_divisor * total_n);
+                }
+                else if (smooth == SMOOTH_FLOOR) {
+                    precisions[n] = 100.0 * smooth_value / total_n;
+                }
+            }
+            else {
+                precisions[n] = 100.0 * correct / total_n;
+            }
+        }
+        logs = PyList_New(used);
+        if (logs == NULL) {
+            goto done;
+        }
+        for (n = 0; n < used; n++) {
+            PyObject *value = precisions[n] != 0.0 ? PyFloat_FromDouble(log(precisions[n]))
+                : PyLong_FromLongLong(LOG_ZERO);
+            if (value == NULL) {
+                goto done;
+            }
+            PyList_SET_ITEM(logs, n, value);
+        }
+        if ((total = PyObject_CallOneArg(state->builtin_sum, logs)) == NULL
+            || (used_object = PyLong_FromSsize_t(used)) == NULL
+            || (mean_object = PyNumber_TrueDivide(total, used_object)) == NULL) {
+            goto done;
+        }
+        mean = PyFloat_AsDouble(mean_object);
+        if (mean == -1.0 && PyErr_Occurred()) {
+            goto done;
+        }
+        score = bp * exp(mean);
+    }
+    else {
+        score = 0.0;
+    }
+#undef ROW
+    precision_list = PyList_New(max_order);
+    if (precision_list == NULL) {
+        goto done;
+    }
+    for (n = 0; n < max_order; n++) {
+        PyObject *value = PyFloat_FromDouble(precisions[n]);
+        if (value == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(precision_list, n, value);
+    }
+    result = Py_BuildValue("(dOd)", score, precision_list, bp);
+done:
+    PyMem_Free(precisions);
+    Py_XDECREF(logs);
+    Py_XDECREF(total);
+    Py_XDECREF(used_object);
+    Py_XDECREF(mean_object);
+    Py_XDECREF(precision_list);
+    return result;
+}
+
+/* bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth,
+                 smooth_value, effective_order) -> (row, score, precisions, bp)
+
+   One sentence's BLEU in one call: the statistics row of bleu_statistics and the score of
+   bleucli.metrics.bleu._bleu for smoothing "none", "floor" or "exp" (smooth_value: the floor's
+   value, else ignored). */
+static PyObject *
+bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *call[7], *rows = NULL, *row, *scored = NULL, *result = NULL;
+    Py_ssize_t max_order;
+    int smooth, effective_order;
+    double smooth_value = 0.0;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, "
+                        "shortest, smooth, smooth_value, effective_order)");
+        return NULL;
+    }
+    if ((max_order = read_order(args[3])) < 0 || (effective_order = PyObject_IsTrue(args[8])) < 0) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(args[6])) {
+        smooth = -1;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "none") == 0) {
+        smooth = SMOOTH_NONE;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "floor") == 0) {
+        smooth = SMOOTH_FLOOR;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "exp") == 0) {
+        smooth = SMOOTH_EXP;
+    }
+    else {
+        smooth = -1;
+    }
+    if (smooth < 0) {
+        PyErr_SetString(PyExc_ValueError, "bleu_sentence smooths with 'none', 'floor' or 'exp'");
+        return NULL;
+    }
+    if (smooth == SMOOTH_FLOOR) {
+        smooth_value = PyFloat_AsDouble(args[7]);
+        if (smooth_value == -1.0 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    call[0] = PyList_New(1);
+    call[1] = PyList_New(1);
+    if (call[0] == NULL || call[1] == NULL) {
+        goto done;
+    }
+    Py_INCREF(args[0]);
+    PyList_SET_ITEM(call[0], 0, args[0]);
+    Py_INCREF(args[1]);
+    PyList_SET_ITEM(call[1], 0, args[1]);
+    call[2] = args[2];
+    call[3] = args[3];
+    call[4] = args[4];
+    call[5] = args[5];
+    call[6] = Py_True;
+    rows = bleu_statistics(module, call, 7);
+    if (rows == NULL) {
+        goto done;
+    }
+    row = PyList_GET_ITEM(rows, 0);
+    scored = score_row(module, row, max_order, smooth, smooth_value, effective_order);
+    if (scored != NULL) {
+        result = PyTuple_Pack(4, row, PyTuple_GET_ITEM(scored, 0), PyTuple_GET_ITEM(scored, 1),
+                              PyTuple_GET_ITEM(scored, 2));
+    }
+done:
+    Py_XDECREF(call[0]);
+    Py_XDECREF(call[1]);
+    Py_XDECREF(rows);
+    Py_XDECREF(scored);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"ngram_matches", (PyCFunction)(void (*)(void))ngram_matches, METH_FASTCALL,
      "ngram_matches(hypothesis, references, max_order) -> list of clipped matches, orders 1..max_order.\n\n"
@@ -1827,6 +2015,9 @@ static PyMethodDef methods[] = {
      "tokenizers' tokens() give them."},
     {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
      "tokens_13a(line) -> list of str: tokenize(line, '13a')."},
+    {"bleu_sentence", (PyCFunction)(void (*)(void))bleu_sentence, METH_FASTCALL,
+     "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth, smooth_value,\n"
+     "effective_order) -> (statistics row, score, precisions, bp): sentence BLEU in one call."},
     {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
      "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
      "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},
@@ -1860,6 +2051,12 @@ module_exec(PyObject *m)
     if (state->references_type == NULL) {
         return -1;
     }
+    state->builtin_sum = PyDict_GetItemString(PyEval_GetBuiltins(), "sum");
+    if (state->builtin_sum == NULL) {
+        PyErr_SetString(PyExc_ImportError, "no builtin sum");
+        return -1;
+    }
+    Py_INCREF(state->builtin_sum);
     if (PyModule_AddType(m, state->references_type) < 0
         || add_limit(m, "MAX_TOKENS", MAX_TOKENS) < 0
         || add_limit(m, "MAX_ORDER", MAX_ORDER) < 0) {
@@ -1874,6 +2071,7 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
     ModuleState *state = PyModule_GetState(m);
     if (state != NULL) {  /* never NULL with m_size > 0; checked all the same */
         Py_VISIT(state->references_type);
+        Py_VISIT(state->builtin_sum);
     }
     return 0;
 }
@@ -1884,6 +2082,7 @@ module_clear(PyObject *m)
     ModuleState *state = PyModule_GetState(m);
     if (state != NULL) {
         Py_CLEAR(state->references_type);
+        Py_CLEAR(state->builtin_sum);
     }
     return 0;
 }

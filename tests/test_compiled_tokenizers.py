@@ -147,3 +147,62 @@ def test_bad_arguments_are_errors_not_crashes() -> None:
         speedups.tokenize(3, "13a")
     assert statistics([], [], "13a", 4, False, False, False) == [0] * 10
     assert statistics(["a"], [()], "13a", 2, False, False, True) == [[1, -1, 0, 0, 1, 0]]
+
+
+@pytest.mark.parametrize("smooth_method, smooth_value", [("exp", None), ("floor", 0.1), ("floor", 0), ("none", None),
+                                                         ("floor", 3)])
+@pytest.mark.parametrize("effective_order", [True, False])
+def test_sentence_scores_equal_pure_python(monkeypatch: pytest.MonkeyPatch, smooth_method: str,
+                                           smooth_value: float | None, effective_order: bool) -> None:
+    """``bleu_sentence`` does _bleu's arithmetic in C: every float of the result must be Python's."""
+    rng = random.Random(20261124)
+    words = ["a", "b", "c", "d", "e", "f", "a.", "1,5"]
+    for max_order in (1, 2, 4, 6):
+        options = dict(smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
+                       max_ngram_order=max_order)
+        ours, theirs = BLEU(**options), python_bleu(monkeypatch, **options)  # type: ignore[arg-type]
+        assert ours._compiled_sentence is not None and theirs._compiled_sentence is None
+        for _ in range(300):
+            hyp = " ".join(rng.choice(words) for _ in range(rng.randint(0, 9)))
+            refs = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 9))) for _ in range(rng.randint(1, 3))]
+            with pytest.warns() if not effective_order else _no_warning():
+                mine, expected = ours.sentence_score(hyp, refs), theirs.sentence_score(hyp, refs)
+            assert mine.__dict__ == expected.__dict__, (hyp, refs)
+            assert [type(v) for v in mine.__dict__.values()] == [type(v) for v in expected.__dict__.values()]
+        batch = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 9))) for _ in range(50)]
+        assert [s.__dict__ for s in ours.sentence_scores(batch, refs)] == \
+            [s.__dict__ for s in theirs.sentence_scores(batch, refs)]
+
+
+class _no_warning:
+    def __enter__(self) -> None:
+        import warnings
+
+        self._catch = warnings.catch_warnings()
+        self._catch.__enter__()
+        warnings.simplefilter("error")
+
+    def __exit__(self, *exc: object) -> None:
+        self._catch.__exit__(*exc)
+
+
+def test_add_k_sentences_stay_in_python() -> None:
+    assert BLEU(smooth_method="add-k")._compiled_sentence is None
+    assert BLEU(smooth_method="add-k", effective_order=True).sentence_score("a b", ["a b c"]).counts == (2, 2, 1, 1)
+
+
+class _Reentrant(str):
+    """A str whose lower() scores another sentence: the C buffers of the outer call must not be reused."""
+
+    def lower(self) -> str:  # type: ignore[override]
+        assert speedups.bleu_statistics(["x y z"], [("x y z w",)], "13a", 4, False, False, False) == \
+            [3, 4, 3, 2, 1, 0, 3, 2, 1, 0]
+        return str(self).lower()
+
+
+def test_a_call_made_during_a_call_has_its_own_buffers() -> None:
+    hyps = ["The cat sat on the mat .", "A dog ."]
+    refs = [(_Reentrant("The cat is on the mat ."),), (_Reentrant("A dog barks ."),)]
+    expected = speedups.bleu_statistics(hyps, [tuple(map(str, r)) for r in refs], "13a", 4, True, False, True)
+    assert speedups.bleu_statistics(hyps, refs, "13a", 4, True, False, True) == expected
+    assert speedups.tokenize(_Reentrant("A b"), "13a") == ["A", "b"]

@@ -258,6 +258,10 @@ class BLEU(Metric[BLEURefData]):
             self._compiled_statistics = compiled.bleu_statistics
             if self.tokenize == "13a":  # lists of str for the paths that keep reference tables
                 self._split = compiled.tokens_13a
+        #: sentence scores in one C call (statistics and score); add-k stays in Python (it makes counts floats)
+        self._compiled_sentence: Any = None
+        if self._compiled_statistics is not None and smooth_method != "add-k":
+            self._compiled_sentence = compiled.bleu_sentence  # type: ignore[union-attr]
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
@@ -394,16 +398,35 @@ class BLEU(Metric[BLEURefData]):
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:
             warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
-        statistics = self._compiled_statistics
         # The compiled path for plain str and a list or tuple of str (anything else: the checks of
         # Metric.sentence_score and their errors): MBR and data filtering call this millions of times.
-        if statistics is not None and type(hypothesis) is str and type(references) in (list, tuple) and references \
-                and all(map(str.__instancecheck__, references)):
-            nrefs = self._nrefs = len(references)
-            return self.score_from_statistics(statistics([hypothesis], [references], self._compiled_tokenizer,
-                                                         self.max_ngram_order, self.lowercase, self._shortest,
-                                                         True)[0], nrefs)
+        if self._compiled_sentence is not None and type(hypothesis) is str and type(references) in (list, tuple) \
+                and references and all(map(str.__instancecheck__, references)):
+            self._nrefs = len(references)
+            return self._sentence(hypothesis, references)
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
+
+    def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
+        if self._compiled_sentence is None or type(references) not in (list, tuple) or not references \
+                or not all(map(str.__instancecheck__, references)) or isinstance(hypotheses, str):
+            return super().sentence_scores(hypotheses, references)
+        hypotheses = list(hypotheses)
+        if not all(map(str.__instancecheck__, hypotheses)):
+            return super().sentence_scores(hypotheses, references)
+        self._nrefs = len(references)
+        sentence = self._sentence
+        return [sentence(hypothesis, references) for hypothesis in hypotheses]
+
+    def _sentence(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        """One sentence's score from the compiled path: statistics and the :func:`_bleu` arithmetic in C
+        (the same floats: ``tests/test_compiled_tokenizers.py``), the result object here."""
+        order = self.max_ngram_order
+        row, score, precisions, bp = self._compiled_sentence(
+            hypothesis, references, self._compiled_tokenizer, order, self.lowercase, self._shortest,
+            self.smooth_method, self.smooth_value, self.effective_order)
+        return BLEUScore._build(name=self.name, score=score, signature=self.signature(len(references)),
+                                counts=tuple(row[2: 2 + order]), totals=tuple(row[2 + order:]),
+                                precisions=tuple(precisions), bp=bp, sys_len=row[0], ref_len=row[1])
 
     def _signature_key(self) -> Any:
         return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,
