@@ -848,7 +848,14 @@ static const unsigned char ascii_13a[128] = {
     2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 0,
 };
 
-enum { TOKENIZE_NONE = 0, TOKENIZE_13A = 1 };
+enum { TOKENIZE_NONE = 0, TOKENIZE_13A = 1, TOKENIZE_INTL = 2 };
+
+/* intl's classes of a code point, from the table that bleucli.tokenizers.tok_intl builds out of
+   the `regex` module's Unicode data (the module sacreBLEU uses) and gives set_intl_classes. */
+#define INTL_P 1  /* \p{P} */
+#define INTL_S 2  /* \p{S} */
+#define INTL_N 4  /* \p{N} */
+#define INTL_CODE_POINTS 0x110000
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -867,6 +874,7 @@ typedef struct {
     Py_ssize_t n_tokens, cap_tokens;
     Py_UCS4 *work[2];       /* the slow path's two buffers */
     Py_ssize_t cap_work[2];
+    const unsigned char *intl;  /* intl's classes (INTL_CODE_POINTS bytes), when installed */
 } Arena;
 
 static void
@@ -1124,6 +1132,76 @@ finish_hash(uint64_t hash)
     return hash ^ (hash >> 31);
 }
 
+/* mteval-v14's international tokenization by its rules, each a left-to-right scan of
+   non-overlapping matches as regex.sub makes them:
+     1. (\P{N})(\p{P}) -> "\1 \2 "
+     2. (\p{P})(\P{N}) -> " \1 \2"
+     3. (\p{S}) -> " \1 "
+   then the whitespace split. */
+static int
+tokenize_intl(Arena *a, int kind, const void *data, Py_ssize_t n)
+{
+    const unsigned char *cls = a->intl;
+    Py_ssize_t i, len = 0;
+    Py_UCS4 *src, *dst = work_buffer(a, 0, 2 * n + 2);
+    if (dst == NULL) {
+        return -1;
+    }
+    for (i = 0; i < n;) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (i + 1 < n && !(cls[c] & INTL_N)) {
+            Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
+            if (cls[next] & INTL_P) {
+                dst[len++] = c;
+                dst[len++] = ' ';
+                dst[len++] = next;
+                dst[len++] = ' ';
+                i += 2;
+                continue;
+            }
+        }
+        dst[len++] = c;
+        i++;
+    }
+    if (work_buffer(a, 1, 2 * len + 2) == NULL) {
+        return -1;
+    }
+    src = a->work[0];
+    dst = a->work[1];
+    n = len;
+    len = 0;
+    for (i = 0; i < n;) {
+        if (i + 1 < n && (cls[src[i]] & INTL_P) && !(cls[src[i + 1]] & INTL_N)) {
+            dst[len++] = ' ';
+            dst[len++] = src[i];
+            dst[len++] = ' ';
+            dst[len++] = src[i + 1];
+            i += 2;
+        }
+        else {
+            dst[len++] = src[i++];
+        }
+    }
+    if (work_buffer(a, 0, 3 * len + 2) == NULL) {
+        return -1;
+    }
+    src = a->work[1];
+    dst = a->work[0];
+    n = len;
+    len = 0;
+    for (i = 0; i < n; i++) {
+        if (cls[src[i]] & INTL_S) {
+            dst[len++] = ' ';
+            dst[len++] = src[i];
+            dst[len++] = ' ';
+        }
+        else {
+            dst[len++] = src[i];
+        }
+    }
+    return split_whitespace(a, PyUnicode_4BYTE_KIND, dst, len);
+}
+
 /* 13a's fast path for one kind of str (a constant where it is inlined, so that reading a
    character is one load): 1 when done; 0 when a digit touches a period, comma or dash (the
    caller then takes the rules); 2 when `raw` and the line has a character that the pre-pass
@@ -1238,6 +1316,9 @@ tokenize_text(Arena *a, int tokenizer, int kind, const void *data, Py_ssize_t n)
     if (tokenizer == TOKENIZE_NONE) {
         return split_whitespace(a, kind, data, n);
     }
+    if (tokenizer == TOKENIZE_INTL) {
+        return tokenize_intl(a, kind, data, n);
+    }
     /* each character gives at most one token character, and at most one token */
     if (arena_reserve(a, n, n + 1) < 0) {
         return -1;
@@ -1330,8 +1411,11 @@ read_tokenizer(PyObject *name)
         if (PyUnicode_CompareWithASCIIString(name, "none") == 0) {
             return TOKENIZE_NONE;
         }
+        if (PyUnicode_CompareWithASCIIString(name, "intl") == 0) {
+            return TOKENIZE_INTL;
+        }
     }
-    PyErr_SetString(PyExc_ValueError, "the compiled tokenizers are '13a' and 'none'");
+    PyErr_SetString(PyExc_ValueError, "the compiled tokenizers are '13a', 'intl' and 'none'");
     return -1;
 }
 
@@ -1363,6 +1447,7 @@ typedef struct {
 typedef struct {
     PyTypeObject *references_type;
     PyObject *builtin_sum;  /* what _bleu sums its logs with */
+    PyObject *intl_classes;  /* bytes: intl's classes of every code point (set_intl_classes) */
     Scratch scratch;
     int busy;
 } ModuleState;
@@ -1396,17 +1481,62 @@ scratch_bytes(const Scratch *s)
         + (size_t)s->offsets_cap * sizeof(Py_ssize_t) + (size_t)s->matches_cap * sizeof(Py_ssize_t);
 }
 
-/* The module's scratch, or (when a call is using it) `own`, emptied. */
+/* The module's scratch, or (when a call is using it) `own`, emptied; with intl's classes. */
 static Scratch *
 scratch_acquire(PyObject *module, Scratch *own)
 {
     ModuleState *state = PyModule_GetState(module);
+    Scratch *s = own;
     if (state == NULL || state->busy) {
         memset(own, 0, sizeof(Scratch));
-        return own;
     }
-    state->busy = 1;
-    return &state->scratch;
+    else {
+        state->busy = 1;
+        s = &state->scratch;
+    }
+    s->arena.intl = state != NULL && state->intl_classes != NULL
+        ? (const unsigned char *)PyBytes_AS_STRING(state->intl_classes) : NULL;
+    return s;
+}
+
+/* 0, or -1 with ValueError when the tokenizer is intl and its classes are not installed. */
+static int
+check_intl(const Scratch *s, int tokenizer)
+{
+    if (tokenizer == TOKENIZE_INTL && s->arena.intl == NULL) {
+        PyErr_SetString(PyExc_ValueError, "intl needs its classes first (set_intl_classes)");
+        return -1;
+    }
+    return 0;
+}
+
+/* set_intl_classes(table): intl's classes of every code point, INTL_CODE_POINTS bytes (bits:
+   1 punctuation, 2 symbol, 4 number), kept by the module for the tokenizer "intl". */
+static PyObject *
+set_intl_classes(PyObject *module, PyObject *table)
+{
+    ModuleState *state = PyModule_GetState(module);
+    Py_ssize_t i;
+    if (state == NULL) {
+        return NULL;
+    }
+    if (!PyBytes_CheckExact(table) || PyBytes_GET_SIZE(table) != INTL_CODE_POINTS) {
+        PyErr_Format(PyExc_ValueError, "intl's classes are bytes, one per code point (%d)", INTL_CODE_POINTS);
+        return NULL;
+    }
+    for (i = 0; i < INTL_CODE_POINTS; i++) {
+        if ((unsigned char)PyBytes_AS_STRING(table)[i] > (INTL_P | INTL_S | INTL_N)) {
+            PyErr_SetString(PyExc_ValueError, "intl's classes: a byte beyond the three class bits");
+            return NULL;
+        }
+    }
+    if (state->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "set_intl_classes during a call");
+        return NULL;
+    }
+    Py_INCREF(table);
+    Py_XSETREF(state->intl_classes, table);
+    Py_RETURN_NONE;
 }
 
 static void
@@ -1626,7 +1756,7 @@ tokenize(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #endif
     s = scratch_acquire(module, &own);
     arena = &s->arena;
-    if (arena_reserve(arena, 16, 16) < 0) {
+    if (check_intl(s, tokenizer) < 0 || arena_reserve(arena, 16, 16) < 0) {
         goto done;
     }
     arena_clear(arena);
@@ -1669,6 +1799,21 @@ tokens_13a(PyObject *module, PyObject *line)
     return result;
 }
 
+/* tokens_intl(line): tokenize(line, "intl"), as tokens_13a. */
+static PyObject *
+tokens_intl(PyObject *module, PyObject *line)
+{
+    PyObject *args[2] = {line, NULL};
+    PyObject *result;
+    args[1] = PyUnicode_FromString("intl");
+    if (args[1] == NULL) {
+        return NULL;
+    }
+    result = tokenize(module, args, 2);
+    Py_DECREF(args[1]);
+    return result;
+}
+
 /* bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)
 
    BLEU's statistics of each hypothesis (a str) against its segment's references (a
@@ -1698,6 +1843,9 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     s = scratch_acquire(module, &own);
+    if (check_intl(s, tokenizer) < 0) {
+        goto done;
+    }
     refs_list = PySequence_Fast(args[1], "references must be a sequence");
     if (refs_list == NULL) {
         goto done;
@@ -2015,6 +2163,10 @@ static PyMethodDef methods[] = {
      "tokenizers' tokens() give them."},
     {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
      "tokens_13a(line) -> list of str: tokenize(line, '13a')."},
+    {"tokens_intl", (PyCFunction)tokens_intl, METH_O,
+     "tokens_intl(line) -> list of str: tokenize(line, 'intl')."},
+    {"set_intl_classes", (PyCFunction)set_intl_classes, METH_O,
+     "set_intl_classes(table): intl's classes, one byte per code point (1 P, 2 S, 4 N), from regex's tables."},
     {"bleu_sentence", (PyCFunction)(void (*)(void))bleu_sentence, METH_FASTCALL,
      "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth, smooth_value,\n"
      "effective_order) -> (statistics row, score, precisions, bp): sentence BLEU in one call."},
@@ -2072,6 +2224,7 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
     if (state != NULL) {  /* never NULL with m_size > 0; checked all the same */
         Py_VISIT(state->references_type);
         Py_VISIT(state->builtin_sum);
+        Py_VISIT(state->intl_classes);
     }
     return 0;
 }
@@ -2083,6 +2236,7 @@ module_clear(PyObject *m)
     if (state != NULL) {
         Py_CLEAR(state->references_type);
         Py_CLEAR(state->builtin_sum);
+        Py_CLEAR(state->intl_classes);
     }
     return 0;
 }

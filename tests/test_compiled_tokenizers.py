@@ -23,19 +23,25 @@ import datasets
 from bleucli.metrics.bleu import BLEU
 from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE, compiled_matcher
 from bleucli.tokenizers.tok_13a import Tokenizer13a
+from bleucli.tokenizers.tok_intl import TokenizerIntl, unicode_classes
 from fast_subset import BLEU_SET, slow_except
 from test_mteval_rules import by_the_rules
 
 speedups = compiled_matcher()
 pytestmark = pytest.mark.skipif(speedups is None, reason="the C extension (bleucli._speedups) is not built")
 
-PYTHON_13A = Tokenizer13a()
+PYTHON = {"13a": Tokenizer13a(), "intl": TokenizerIntl()}
+PYTHON_13A = PYTHON["13a"]
+if speedups is not None:
+    BLEU(tokenize="intl")  # installs intl's classes in the extension
 
 #: What 13a's rules look at, and what could trip a C reimplementation of them.
 PIECES = [
     *"ab19.,-$(' \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u2009\u3000&;<>\"",
     "\u00e9", "\u65e5", "\u0663", "\u3002", "\u2013", "\u00bf", "\u20ac", "\U0001F600", "\U00010400", "\ud800",
     "&amp;", "&quot;", "&lt;", "&gt;", "&#39;", "&apos;", "<skipped>", "-\n", "&amp;lt;", "<skip", "ped>",
+    # intl's classes: Unicode punctuation (\p{P}), symbols (\p{S}) and numbers (\p{N}), some astral
+    "\u066b", "\u2460", "\u00b2", "\u00bd", "\u2e2e", "\u3001", "\uff0c", "\U0001D7D9", "\U0001144B", "\U0001F4A9",
     *(chr(c) for c in range(33, 127)),
 ]
 
@@ -45,18 +51,40 @@ def random_lines(seed: int, count: int, longest: int = 24) -> list[str]:
     return ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, longest))) for _ in range(count)]
 
 
-def test_13a_on_random_text() -> None:
-    mismatches = [line for line in random_lines(20261124, 20_000) if speedups.tokenize(line, "13a")
-                  != PYTHON_13A.tokens(line)]
+@pytest.mark.parametrize("tokenizer", ["13a", "intl"])
+def test_on_random_text(tokenizer: str) -> None:
+    mismatches = [line for line in random_lines(20261124, 20_000) if speedups.tokenize(line, tokenizer)
+                  != PYTHON[tokenizer].tokens(line)]
     assert mismatches == []
 
 
-@pytest.mark.slow  # 400,000 random lines
+@pytest.mark.slow  # 400,000 random lines each
 @pytest.mark.parametrize("seed", [1, 2])
-def test_13a_on_much_random_text(seed: int) -> None:
-    mismatches = [line for line in random_lines(seed, 200_000, 40) if speedups.tokenize(line, "13a")
-                  != PYTHON_13A.tokens(line)]
+@pytest.mark.parametrize("tokenizer", ["13a", "intl"])
+def test_on_much_random_text(tokenizer: str, seed: int) -> None:
+    mismatches = [line for line in random_lines(seed, 200_000, 40) if speedups.tokenize(line, tokenizer)
+                  != PYTHON[tokenizer].tokens(line)]
     assert mismatches == []
+
+
+def test_intl_classes_are_regex_classes() -> None:
+    """Spot checks of the table against ``regex`` itself, astral planes and surrogates included."""
+    import regex
+
+    table = unicode_classes()
+    rng = random.Random(5)
+    for code in [*rng.sample(range(0x110000), 3000), 0x2E, 0x24, 0x31, 0xD800, 0x1D7D9, 0x1144B, 0x1F4A9]:
+        char = chr(code)
+        expected = (bool(regex.match(r"\p{P}", char)) | bool(regex.match(r"\p{S}", char)) << 1
+                    | bool(regex.match(r"\p{N}", char)) << 2)
+        assert table[code] == expected, hex(code)
+
+
+def test_intl_classes_are_checked() -> None:
+    with pytest.raises(ValueError, match="one per code point"):
+        speedups.set_intl_classes(b"\x00" * 10)
+    with pytest.raises(ValueError, match="class bits"):
+        speedups.set_intl_classes(b"\x08" * 0x110000)
 
 
 @pytest.mark.slow  # every string of up to 6 characters out of 7, against the substitutions themselves
@@ -76,12 +104,13 @@ def test_tokens_13a_is_tokenize() -> None:
         assert speedups.tokens_13a(line) == speedups.tokenize(line, "13a")
 
 
+@pytest.mark.parametrize("tokenizer", ["13a", "intl"])
 @pytest.mark.parametrize("name", slow_except(datasets.sets(), {BLEU_SET}))
-def test_13a_on_every_line_of_the_data(name: str) -> None:
+def test_every_line_of_the_data(name: str, tokenizer: str) -> None:
     lines = [line for paths in (datasets.reference_paths(name), datasets.system_paths(name))
              for path in paths for line in datasets.read(path)]
     assert lines
-    mismatches = [line for line in lines if speedups.tokenize(line, "13a") != PYTHON_13A.tokens(line)]
+    mismatches = [line for line in lines if speedups.tokenize(line, tokenizer) != PYTHON[tokenizer].tokens(line)]
     assert mismatches == []
 
 
@@ -92,14 +121,15 @@ def python_bleu(monkeypatch: pytest.MonkeyPatch, **options: object) -> BLEU:
     return metric
 
 
-@pytest.mark.parametrize("tokenize", ["13a", "none"])
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "none"])
 @pytest.mark.parametrize("lowercase, ref_length", [(False, "closest"), (True, "shortest")])
 def test_statistics_equal_pure_python_on_random_segments(
     monkeypatch: pytest.MonkeyPatch, tokenize: str, lowercase: bool, ref_length: str
 ) -> None:
     """Several references of every length (repeats make clipping matter), every order up to 6."""
     rng = random.Random(hash((tokenize, lowercase)) & 0xFFFF)
-    words = ["a", "b", "A", "b.", "1,5", "x-1", "\u00c9t\u00e9", "\u0130", "&amp;", "\U0001F600", "c", "d"]
+    words = ["a", "b", "A", "b.", "1,5", "x-1", "\u00c9t\u00e9", "\u0130", "&amp;", "\U0001F600", "c", "d", "\u00bfy?",
+             "\u20ac5", "\u00b2."]
 
     def line() -> str:
         return " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
@@ -139,8 +169,8 @@ def test_bad_arguments_are_errors_not_crashes() -> None:
         statistics(["a"], [1], "13a", 4, False, False, True)
     with pytest.raises(ValueError, match="one sequence of references per hypothesis"):
         statistics(["a", "b"], [("a",)], "13a", 4, False, False, True)
-    with pytest.raises(ValueError, match="'13a' and 'none'"):
-        statistics(["a"], [("a",)], "intl", 4, False, False, True)
+    with pytest.raises(ValueError, match="'13a', 'intl' and 'none'"):
+        statistics(["a"], [("a",)], "zh", 4, False, False, True)
     with pytest.raises(ValueError, match="max_order"):
         statistics(["a"], [("a",)], "13a", -1, False, False, True)
     with pytest.raises(TypeError, match="must be a str"):

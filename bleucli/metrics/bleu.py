@@ -30,8 +30,8 @@ DEFAULT_MAX_ORDER = BLEU_DEFAULTS.max_order
 #: Stand-in for log(0): drives the geometric mean, and so the score, to 0.
 _LOG_ZERO = -9999999999
 
-#: Tokenizers that the compiled extension runs itself (``bleu_statistics``, ``tokens_13a``).
-COMPILED_TOKENIZERS = ("13a", "none")
+#: Tokenizers that the compiled extension runs itself (``bleu_statistics``, ``tokens_13a``...).
+COMPILED_TOKENIZERS = ("13a", "intl", "none")
 
 #: sacreBLEU warns when at least this many hypotheses end in " ." (looks tokenized).
 TOKENIZED_PERIOD_THRESHOLD = 100
@@ -164,6 +164,14 @@ def _bleu(
 
 
 @cache
+def _install_intl_classes(compiled: Any) -> None:
+    """Give the extension intl's Unicode classes, once per process (and per module object)."""
+    from ..tokenizers.tok_intl import unicode_classes
+
+    compiled.set_intl_classes(unicode_classes())
+
+
+@cache
 def _ngram_totals(hyp_len: int, max_order: int) -> tuple[int, ...]:
     """How many n-grams of each order a hypothesis of ``hyp_len`` tokens has (cached: a few hundred lengths occur)."""
     return tuple(hyp_len - n if hyp_len > n else 0 for n in range(max_order))
@@ -258,6 +266,9 @@ class BLEU(Metric[BLEURefData]):
             self._compiled_statistics = compiled.bleu_statistics
             if self.tokenize == "13a":  # lists of str for the paths that keep reference tables
                 self._split = compiled.tokens_13a
+            elif self.tokenize == "intl":
+                _install_intl_classes(compiled)
+                self._split = compiled.tokens_intl
         #: sentence scores in one C call (statistics and score); add-k stays in Python (it makes counts floats)
         self._compiled_sentence: Any = None
         if self._compiled_statistics is not None and smooth_method != "add-k":
