@@ -1814,6 +1814,72 @@ tokens_intl(PyObject *module, PyObject *line)
     return result;
 }
 
+/* One segment: the hypothesis (a str) against its references (a sequence of str), into
+   s->matches[1..max_order], *hyp_len and *ref_len (see bleu_statistics). 0, or -1 with an exception. */
+static int
+segment_statistics(Scratch *s, PyObject *hyp, PyObject *references, int tokenizer, int lowercase, int shortest,
+                   Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
+{
+    PyObject *refs = PySequence_Fast(references, "a segment's references must be a sequence");
+    Py_ssize_t n_refs, k, total_ref, vocabulary, hyp_len, ref_len = -1, best_diff = -1;
+    if (refs == NULL) {
+        return -1;
+    }
+    n_refs = PySequence_Fast_GET_SIZE(refs);
+    if (n_refs + 1 > s->offsets_cap) {
+        if (grow((void **)&s->offsets, ((size_t)n_refs + 1) * sizeof(Py_ssize_t)) < 0) {
+            Py_DECREF(refs);
+            return -1;
+        }
+        s->offsets_cap = n_refs + 1;
+    }
+    arena_clear(&s->arena);
+    for (k = 0; k < n_refs; k++) {
+        s->offsets[k] = s->arena.n_tokens;
+        if (tokenize_line(&s->arena, tokenizer, PySequence_Fast_GET_ITEM(refs, k), lowercase) < 0
+            || check_tokens(0, s->arena.n_tokens - s->offsets[k], "a sequence") < 0
+            || check_tokens(0, s->arena.n_tokens, "one segment's references together") < 0) {
+            Py_DECREF(refs);
+            return -1;
+        }
+    }
+    Py_DECREF(refs);
+    total_ref = s->offsets[n_refs] = s->arena.n_tokens;
+    if (tokenize_line(&s->arena, tokenizer, hyp, lowercase) < 0
+        || check_tokens(0, s->arena.n_tokens - total_ref, "a sequence") < 0) {
+        return -1;
+    }
+    hyp_len = s->arena.n_tokens - total_ref;
+    if ((vocabulary = assign_ids(s, total_ref)) < 0 || count_matches(s, n_refs, total_ref, vocabulary, max_order) < 0) {
+        return -1;
+    }
+    for (k = 0; k < n_refs; k++) {
+        Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
+        Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
+        if (k == 0 || (shortest ? length < ref_len
+                       : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
+            ref_len = length;
+            best_diff = diff;
+        }
+    }
+    *hyp_len_out = hyp_len;
+    *ref_len_out = ref_len;
+    return 0;
+}
+
+/* Room for max_order + 1 matches. */
+static int
+reserve_matches(Scratch *s, Py_ssize_t max_order)
+{
+    if (max_order + 1 > s->matches_cap) {
+        if (grow((void **)&s->matches, ((size_t)max_order + 1) * sizeof(Py_ssize_t)) < 0) {
+            return -1;
+        }
+        s->matches_cap = max_order + 1;
+    }
+    return arena_reserve(&s->arena, 64, 64);
+}
+
 /* bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)
 
    BLEU's statistics of each hypothesis (a str) against its segment's references (a
@@ -1856,17 +1922,11 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     width = 2 + 2 * max_order;
-    if (max_order + 1 > s->matches_cap) {
-        if (grow((void **)&s->matches, ((size_t)max_order + 1) * sizeof(Py_ssize_t)) < 0) {
-            goto done;
-        }
-        s->matches_cap = max_order + 1;
+    if (reserve_matches(s, max_order) < 0) {
+        goto done;
     }
     if (!rows && (sums = PyMem_Calloc((size_t)width, sizeof(long long))) == NULL) {
         PyErr_NoMemory();
-        goto done;
-    }
-    if (arena_reserve(&s->arena, 64, 64) < 0) {
         goto done;
     }
     result = rows ? PyList_New(n_segments) : NULL;
@@ -1874,48 +1934,10 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     for (segment = 0; segment < n_segments; segment++) {
-        PyObject *refs = PySequence_Fast(PySequence_Fast_GET_ITEM(refs_list, segment),
-                                         "a segment's references must be a sequence");
-        Py_ssize_t n_refs, k, total_ref, vocabulary, hyp_len, ref_len = -1, best_diff = -1;
-        if (refs == NULL) {
+        Py_ssize_t hyp_len, ref_len;
+        if (segment_statistics(s, PySequence_Fast_GET_ITEM(hyps, segment), PySequence_Fast_GET_ITEM(refs_list, segment),
+                               tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) < 0) {
             goto fail;
-        }
-        n_refs = PySequence_Fast_GET_SIZE(refs);
-        if (n_refs + 1 > s->offsets_cap) {
-            if (grow((void **)&s->offsets, ((size_t)n_refs + 1) * sizeof(Py_ssize_t)) < 0) {
-                Py_DECREF(refs);
-                goto fail;
-            }
-            s->offsets_cap = n_refs + 1;
-        }
-        arena_clear(&s->arena);
-        for (k = 0; k < n_refs; k++) {
-            s->offsets[k] = s->arena.n_tokens;
-            if (tokenize_line(&s->arena, tokenizer, PySequence_Fast_GET_ITEM(refs, k), lowercase) < 0
-                || check_tokens(0, s->arena.n_tokens - s->offsets[k], "a sequence") < 0
-                || check_tokens(0, s->arena.n_tokens, "one segment's references together") < 0) {
-                Py_DECREF(refs);
-                goto fail;
-            }
-        }
-        Py_DECREF(refs);
-        total_ref = s->offsets[n_refs] = s->arena.n_tokens;
-        if (tokenize_line(&s->arena, tokenizer, PySequence_Fast_GET_ITEM(hyps, segment), lowercase) < 0
-            || check_tokens(0, s->arena.n_tokens - total_ref, "a sequence") < 0) {
-            goto fail;
-        }
-        hyp_len = s->arena.n_tokens - total_ref;
-        if ((vocabulary = assign_ids(s, total_ref)) < 0 || count_matches(s, n_refs, total_ref, vocabulary, max_order) < 0) {
-            goto fail;
-        }
-        for (k = 0; k < n_refs; k++) {
-            Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
-            Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
-            if (k == 0 || (shortest ? length < ref_len
-                           : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
-                ref_len = length;
-                best_diff = diff;
-            }
         }
         if (rows) {
             row = PyList_New(width);
@@ -1968,46 +1990,45 @@ done:
     return result;
 }
 
-/* BLEU from one statistics row made by bleu_statistics (Python ints), with the operations of
-   bleucli.metrics.bleu._bleu in its order, each on doubles as Python does them on floats and
-   small ints (ints below 2**53 convert exactly; libm's log and exp are what math.log and
-   math.exp call): the same floats. The logs are summed by the builtin sum itself (compensated
-   since Python 3.12), given the same list of floats and ints (-9999999999 for log(0)).
-   Smoothing none, floor or exp (add-k changes the counts' types: bleucli keeps it in Python).
-   Returns (score, precisions list, bp) or NULL. */
+/* BLEU from one segment's statistics (hyp_len, ref_len, matches[1..max_order]: counts far
+   below 2**53, so exact as doubles), with the operations of bleucli.metrics.bleu._bleu in its
+   order, each on doubles as Python does them on floats and small ints (libm's log and exp are
+   what math.log and math.exp call): the same floats. The logs are summed by the builtin sum
+   itself (compensated since Python 3.12), given the same list of floats and ints
+   (-9999999999 for log(0)). Smoothing none, floor or exp (add-k changes the counts' types:
+   bleucli keeps it in Python). Returns the tuple (counts, totals, precisions, score, bp,
+   sys_len, ref_len), or NULL. */
 enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_EXP = 2 };
 
 #define LOG_ZERO (-9999999999LL)
 
 static PyObject *
-score_row(PyObject *module, PyObject *row, Py_ssize_t max_order, int smooth, double smooth_value,
-          int effective_order)
+sentence_result(PyObject *module, Py_ssize_t hyp_len, Py_ssize_t ref_len, const Py_ssize_t *matches,
+                Py_ssize_t max_order, int smooth, double smooth_value, int effective_order)
 {
     ModuleState *state = PyModule_GetState(module);
-    double sys_len, ref_len, bp, exp_divisor = 1.0, mean, score;
+    double sys_len = (double)hyp_len, ref = (double)ref_len, bp, exp_divisor = 1.0, mean, score = 0.0;
     double *precisions;
     Py_ssize_t n, used = max_order;
     int any = 0;
     PyObject *logs = NULL, *total = NULL, *used_object = NULL, *mean_object = NULL, *result = NULL;
-    PyObject *precision_list = NULL;
-    if (state == NULL || state->builtin_sum == NULL || !PyList_Check(row) || PyList_GET_SIZE(row) != 2 + 2 * max_order) {
-        PyErr_SetString(PyExc_SystemError, "score_row: not a statistics row");
+    PyObject *counts = NULL, *totals = NULL, *precision_tuple = NULL;
+    if (state == NULL || state->builtin_sum == NULL) {
+        PyErr_SetString(PyExc_SystemError, "bleucli._speedups: no module state");
         return NULL;
     }
     precisions = PyMem_Calloc((size_t)max_order + 1, sizeof(double));
     if (precisions == NULL) {
         return PyErr_NoMemory();
     }
-#define ROW(i) PyLong_AsDouble(PyList_GET_ITEM(row, i))  /* small ints: exact, no error */
-    sys_len = ROW(0);
-    ref_len = ROW(1);
-    bp = sys_len < ref_len ? (sys_len > 0 ? exp(1.0 - ref_len / sys_len) : 0.0) : 1.0;
+    bp = sys_len < ref ? (sys_len > 0 ? exp(1.0 - ref / sys_len) : 0.0) : 1.0;
     for (n = 0; n < max_order; n++) {
-        any |= ROW(2 + n) != 0.0;
+        any |= matches[n + 1] != 0;
     }
     if (any) {
         for (n = 0; n < max_order; n++) {
-            double correct = ROW(2 + n), total_n = ROW(2 + max_order + n);
+            double correct = (double)matches[n + 1];
+            double total_n = hyp_len > n ? (double)(hyp_len - n) : 0.0;
             if (total_n == 0.0) {
                 break;
             }
@@ -2050,51 +2071,61 @@ score_row(PyObject *module, PyObject *row, Py_ssize_t max_order, int smooth, dou
         }
         score = bp * exp(mean);
     }
-    else {
-        score = 0.0;
-    }
-#undef ROW
-    precision_list = PyList_New(max_order);
-    if (precision_list == NULL) {
+    counts = PyTuple_New(max_order);
+    totals = PyTuple_New(max_order);
+    precision_tuple = PyTuple_New(max_order);
+    if (counts == NULL || totals == NULL || precision_tuple == NULL) {
         goto done;
     }
     for (n = 0; n < max_order; n++) {
-        PyObject *value = PyFloat_FromDouble(precisions[n]);
-        if (value == NULL) {
+        PyObject *count = PyLong_FromSsize_t(matches[n + 1]);
+        PyObject *most = PyLong_FromSsize_t(hyp_len > n ? hyp_len - n : 0);
+        PyObject *precision = PyFloat_FromDouble(precisions[n]);
+        if (count == NULL || most == NULL || precision == NULL) {
+            Py_XDECREF(count);
+            Py_XDECREF(most);
+            Py_XDECREF(precision);
             goto done;
         }
-        PyList_SET_ITEM(precision_list, n, value);
+        PyTuple_SET_ITEM(counts, n, count);
+        PyTuple_SET_ITEM(totals, n, most);
+        PyTuple_SET_ITEM(precision_tuple, n, precision);
     }
-    result = Py_BuildValue("(dOd)", score, precision_list, bp);
+    result = Py_BuildValue("(OOOddnn)", counts, totals, precision_tuple, score, bp, hyp_len, ref_len);
 done:
     PyMem_Free(precisions);
     Py_XDECREF(logs);
     Py_XDECREF(total);
     Py_XDECREF(used_object);
     Py_XDECREF(mean_object);
-    Py_XDECREF(precision_list);
+    Py_XDECREF(counts);
+    Py_XDECREF(totals);
+    Py_XDECREF(precision_tuple);
     return result;
 }
 
 /* bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth,
-                 smooth_value, effective_order) -> (row, score, precisions, bp)
+                 smooth_value, effective_order) -> (counts, totals, precisions, score, bp, sys_len, ref_len)
 
-   One sentence's BLEU in one call: the statistics row of bleu_statistics and the score of
+   One sentence's BLEU in one call: the statistics of bleu_statistics and the score of
    bleucli.metrics.bleu._bleu for smoothing "none", "floor" or "exp" (smooth_value: the floor's
    value, else ignored). */
 static PyObject *
 bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    PyObject *call[7], *rows = NULL, *row, *scored = NULL, *result = NULL;
-    Py_ssize_t max_order;
-    int smooth, effective_order;
+    Scratch own, *s;
+    PyObject *result = NULL;
+    Py_ssize_t max_order, hyp_len, ref_len;
+    int tokenizer, lowercase, shortest, smooth, effective_order;
     double smooth_value = 0.0;
     if (nargs != 9) {
         PyErr_SetString(PyExc_TypeError, "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, "
                         "shortest, smooth, smooth_value, effective_order)");
         return NULL;
     }
-    if ((max_order = read_order(args[3])) < 0 || (effective_order = PyObject_IsTrue(args[8])) < 0) {
+    if ((tokenizer = read_tokenizer(args[2])) < 0 || (max_order = read_order(args[3])) < 0
+        || (lowercase = PyObject_IsTrue(args[4])) < 0 || (shortest = PyObject_IsTrue(args[5])) < 0
+        || (effective_order = PyObject_IsTrue(args[8])) < 0) {
         return NULL;
     }
     if (!PyUnicode_Check(args[6])) {
@@ -2122,35 +2153,13 @@ bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
     }
-    call[0] = PyList_New(1);
-    call[1] = PyList_New(1);
-    if (call[0] == NULL || call[1] == NULL) {
-        goto done;
+    s = scratch_acquire(module, &own);
+    if (check_intl(s, tokenizer) == 0 && reserve_matches(s, max_order) == 0
+        && segment_statistics(s, args[0], args[1], tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) == 0) {
+        result = sentence_result(module, hyp_len, ref_len, s->matches, max_order, smooth, smooth_value,
+                                 effective_order);
     }
-    Py_INCREF(args[0]);
-    PyList_SET_ITEM(call[0], 0, args[0]);
-    Py_INCREF(args[1]);
-    PyList_SET_ITEM(call[1], 0, args[1]);
-    call[2] = args[2];
-    call[3] = args[3];
-    call[4] = args[4];
-    call[5] = args[5];
-    call[6] = Py_True;
-    rows = bleu_statistics(module, call, 7);
-    if (rows == NULL) {
-        goto done;
-    }
-    row = PyList_GET_ITEM(rows, 0);
-    scored = score_row(module, row, max_order, smooth, smooth_value, effective_order);
-    if (scored != NULL) {
-        result = PyTuple_Pack(4, row, PyTuple_GET_ITEM(scored, 0), PyTuple_GET_ITEM(scored, 1),
-                              PyTuple_GET_ITEM(scored, 2));
-    }
-done:
-    Py_XDECREF(call[0]);
-    Py_XDECREF(call[1]);
-    Py_XDECREF(rows);
-    Py_XDECREF(scored);
+    scratch_release(module, s);
     return result;
 }
 
@@ -2169,7 +2178,7 @@ static PyMethodDef methods[] = {
      "set_intl_classes(table): intl's classes, one byte per code point (1 P, 2 S, 4 N), from regex's tables."},
     {"bleu_sentence", (PyCFunction)(void (*)(void))bleu_sentence, METH_FASTCALL,
      "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth, smooth_value,\n"
-     "effective_order) -> (statistics row, score, precisions, bp): sentence BLEU in one call."},
+     "effective_order) -> (counts, totals, precisions, score, bp, sys_len, ref_len): sentence BLEU in one call."},
     {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
      "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
      "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},

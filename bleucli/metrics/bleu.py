@@ -431,13 +431,12 @@ class BLEU(Metric[BLEURefData]):
     def _sentence(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """One sentence's score from the compiled path: statistics and the :func:`_bleu` arithmetic in C
         (the same floats: ``tests/test_compiled_tokenizers.py``), the result object here."""
-        order = self.max_ngram_order
-        row, score, precisions, bp = self._compiled_sentence(
-            hypothesis, references, self._compiled_tokenizer, order, self.lowercase, self._shortest,
+        counts, totals, precisions, score, bp, sys_len, ref_len = self._compiled_sentence(
+            hypothesis, references, self._compiled_tokenizer, self.max_ngram_order, self.lowercase, self._shortest,
             self.smooth_method, self.smooth_value, self.effective_order)
         return BLEUScore._build(name=self.name, score=score, signature=self.signature(len(references)),
-                                counts=tuple(row[2: 2 + order]), totals=tuple(row[2 + order:]),
-                                precisions=tuple(precisions), bp=bp, sys_len=row[0], ref_len=row[1])
+                                counts=counts, totals=totals, precisions=precisions, bp=bp, sys_len=sys_len,
+                                ref_len=ref_len)
 
     def _signature_key(self) -> Any:
         return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,
