@@ -15,7 +15,11 @@ surrogate), and against the substitutions themselves on every short string.
 from __future__ import annotations
 
 import itertools
+import pickle
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -236,3 +240,17 @@ def test_a_call_made_during_a_call_has_its_own_buffers() -> None:
     expected = speedups.bleu_statistics(hyps, [tuple(map(str, r)) for r in refs], "13a", 4, True, False, True)
     assert speedups.bleu_statistics(hyps, refs, "13a", 4, True, False, True) == expected
     assert speedups.tokenize(_Reentrant("A b"), "13a") == ["A", "b"]
+
+
+@pytest.mark.slow  # a fresh interpreter
+def test_a_pickled_intl_metric_scores_in_a_fresh_process(tmp_path: Path) -> None:
+    """Workers that unpickle a metric (dask, spawn) never ran its constructor: the extension there
+    must still get intl's classes."""
+    path = tmp_path / "metric.pickle"
+    path.write_bytes(pickle.dumps(BLEU(tokenize="intl")))
+    hyps, refs = ["Hello, world\u3001 3.5!"], [["Hello world\u3001 3.5 !"]]
+    expected = BLEU(tokenize="intl").corpus_score(hyps, refs).score
+    code = ("import pickle, sys; metric = pickle.loads(open(sys.argv[1], 'rb').read()); "
+            f"print(repr(metric.corpus_score({hyps!r}, {refs!r}).score))")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == repr(expected)

@@ -278,6 +278,15 @@ class BLEU(Metric[BLEURefData]):
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
         super().__init__(references)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled in another process (dask workers, spawned processes): the extension there
+        needs intl's classes too before it tokenizes with intl."""
+        self.__dict__.update(state)
+        if state.get("_compiled_tokenizer") == "intl":
+            import importlib
+
+            _install_intl_classes(importlib.import_module(self._compiled_statistics.__module__))
+
     # -- statistics ---------------------------------------------------------------
     def _tokens(self, line: str) -> list[str]:
         if self.lowercase:
