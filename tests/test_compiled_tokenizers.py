@@ -254,3 +254,29 @@ def test_a_pickled_intl_metric_scores_in_a_fresh_process(tmp_path: Path) -> None
             f"print(repr(metric.corpus_score({hyps!r}, {refs!r}).score))")
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == repr(expected)
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "none"])
+def test_references_kept_as_text_score_as_python(monkeypatch: pytest.MonkeyPatch, tokenize: str) -> None:
+    """``references=`` with a compiled tokenizer keeps the text and scores chunks in C: more
+    segments than a chunk, several references (one missing in places), lowercase."""
+    from bleucli.errors import InputError, LengthMismatchError
+    from bleucli.executor import CHUNK_SEGMENTS
+
+    rng = random.Random(11)
+    words = ["a", "B", "b.", "1,5", "\u00c9t\u00e9", "c", "d", "\u00bfy?"]
+
+    def line() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, 8)))
+
+    count = CHUNK_SEGMENTS + 500
+    refs = [[line() for _ in range(count)], [line() if i % 7 else None for i in range(count)]]
+    hyps = [line() for _ in range(count)]
+    ours = BLEU(tokenize=tokenize, lowercase=True, references=refs)
+    theirs = python_bleu(monkeypatch, tokenize=tokenize, lowercase=True, references=refs)
+    assert ours.corpus_statistics(hyps) == theirs.corpus_statistics(hyps)
+    assert ours.corpus_score(hyps).__dict__ == theirs.corpus_score(hyps).__dict__
+    with pytest.raises(InputError, match=f"hypothesis {count} is int"):
+        ours.corpus_score([*hyps[:-1], 3])
+    with pytest.raises(LengthMismatchError):
+        ours.corpus_score(hyps[:-1])

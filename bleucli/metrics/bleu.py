@@ -12,15 +12,16 @@ import math
 import numbers
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any, Protocol
 
 from ..errors import InputError, OptionError
+from ..executor import CHUNK_SEGMENTS
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
 from ..statistics import Statistics
 from ..tokenizers import default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
-from .compiled import StoredReferences, Tokens, compiled_matcher
+from .compiled import StoredReferences, TextReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
 
@@ -163,6 +164,13 @@ def _bleu(
     return score, correct, total, precisions, bp
 
 
+def _compiled_tokens(tokenizer: str, lowercase: bool, line: str) -> list[str]:
+    """A line's tokens as BLEU makes them (lowercased if asked, right-stripped), by the extension."""
+    module = compiled_matcher()
+    assert module is not None  # only used by metrics made with the extension
+    return module.tokenize((line.lower() if lowercase else line).rstrip(), tokenizer)
+
+
 @cache
 def _install_intl_classes(compiled: Any) -> None:
     """Give the extension intl's Unicode classes, once per process (and per module object)."""
@@ -302,6 +310,8 @@ class BLEU(Metric[BLEURefData]):
         return self._characters(line.rstrip())
 
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> BLEURefData:
+        if self._compiled_tokenizer is not None and not shared:  # only references= keeps these
+            return TextReferences(references, partial(_compiled_tokens, self._compiled_tokenizer, self.lowercase))
         if self._compiled_references is not None:
             sequences = list(map(self._sequence, references))
             return self._compiled_references(sequences) if shared else StoredReferences(sequences)
@@ -327,6 +337,27 @@ class BLEU(Metric[BLEURefData]):
         ref_len = len(refs[0]) if len(refs) == 1 else (
             min(map(len, refs)) if self._shortest else closest_ref_len(hyp_len, map(len, refs)))
         return [hyp_len, ref_len, *self._compiled_matches(hyp, refs, order), *_ngram_totals(hyp_len, order)]
+
+    def _rows(
+        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None
+    ) -> Iterator[list[Any]]:
+        if references is not None or self._compiled_statistics is None:
+            return super()._rows(hypotheses, references)
+        return self._text_reference_rows(hypotheses)
+
+    def _text_reference_rows(self, hypotheses: Iterable[str]) -> Iterator[list[Any]]:
+        """The rows against references kept as text (``references=``), chunk by chunk in C."""
+        statistics, tokenizer = self._compiled_statistics, self._compiled_tokenizer
+        hyps: list[str] = []
+        refs: list[tuple[str, ...]] = []
+        for hyp, info in self._cached_segments(hypotheses):
+            hyps.append(hyp)
+            refs.append(info.texts)  # type: ignore[attr-defined]  # TextReferences: made with the compiled tokenizer
+            if len(hyps) == CHUNK_SEGMENTS:
+                yield from statistics(hyps, refs, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
+                hyps, refs = [], []
+        if hyps:
+            yield from statistics(hyps, refs, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
 
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
