@@ -368,3 +368,19 @@ def test_every_token_limit_is_checked_at_its_boundary(small: ModuleType, words: 
             small.ngram_matches(hyp, refs, order)
         with pytest.raises(OverflowError, match=message):
             small.References(refs).matches(hyp, order)
+
+
+def test_the_compiled_bleu_paths_check_the_token_limits(small: ModuleType) -> None:
+    """bleu_statistics and bleu_sentence tokenize themselves: the same limits, counted on their tokens."""
+    at, past = " ".join(["a"] * SMALL_LIMIT), " ".join(["a"] * (SMALL_LIMIT + 1))
+    half = " ".join(["a"] * (SMALL_LIMIT // 2))
+    assert small.bleu_statistics([at], [(at,)], "13a", 2, False, False, True)[0][:4] == [20, 20, 20, 19]
+    assert small.bleu_statistics([at], [(half, half)], "13a", 2, False, False, False)[:2] == [20, 10]
+    for hyp, refs, message in ((past, (at,), "a sequence"), (at, (past,), "a sequence"),
+                               (at, (at, "a"), "references together")):
+        with pytest.raises(OverflowError, match=message):
+            small.bleu_statistics([hyp], [refs], "13a", 2, False, False, True)
+        with pytest.raises(OverflowError, match=message):
+            small.bleu_sentence(hyp, list(refs), "none", 2, False, False, "exp", None, True)
+    with pytest.raises(OverflowError, match="max_order"):
+        small.bleu_statistics(["a"], [("a",)], "13a", SMALL_LIMIT + 1, False, False, True)
