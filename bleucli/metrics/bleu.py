@@ -449,12 +449,16 @@ class BLEU(Metric[BLEURefData]):
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:
             warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
-        # The compiled path for plain str and a list or tuple of str (anything else: the checks of
-        # Metric.sentence_score and their errors): MBR and data filtering call this millions of times.
-        if self._compiled_sentence is not None and type(hypothesis) is str and type(references) in (list, tuple) \
-                and references and all(map(str.__instancecheck__, references)):
+        # The compiled path for a list or tuple of references (MBR and data filtering call this millions
+        # of times); the extension refuses a line that is not a str with TypeError, and then the checks
+        # of Metric.sentence_score give their errors.
+        if self._compiled_sentence is not None and type(references) in (list, tuple) and references:
+            try:
+                score = self._sentence(hypothesis, references)
+            except TypeError:
+                return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
             self._nrefs = len(references)
-            return self._sentence(hypothesis, references)
+            return score
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
 
     def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
