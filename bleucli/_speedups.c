@@ -41,6 +41,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -808,17 +809,1382 @@ static PyType_Spec References_spec = {
     .slots = References_slots,
 };
 
+/* ======================================================================================
+ * Tokenization in C, and BLEU's whole per-segment path without Python token objects.
+ *
+ * tokens_13a(line) gives exactly the tokens of bleucli.tokenizers.tok_13a (sacreBLEU 2.6's
+ * Tokenizer13a followed by str.split()); the Python tokenizer stays the reference and the
+ * fallback, and the tests compare the two on every line of the test data and on random text.
+ * bleu_statistics(...) tokenizes a chunk's hypotheses and references (13a or none), gives
+ * tokens ids and counts clipped n-gram matches, all in C: no str is made for a token.
+ *
+ * 13a as sacreBLEU runs it: remove "<skipped>", "-\n"; "\n" -> " "; if there is an "&",
+ * replace &quot; &amp; &lt; &gt; (in that order, each one pass, as str.replace); pad the
+ * line with a space on each side; then four regex substitutions, each a left-to-right
+ * scan of non-overlapping two-character matches:
+ *   1. ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 "   (an ASCII class: the table below)
+ *   2. ([^0-9])([\.,]) -> "\1 \2 "
+ *   3. ([\.,])([^0-9]) -> " \1 \2"
+ *   4. ([0-9])(-) -> "\1 \2 "
+ * and split on whitespace (str.split(): Py_UNICODE_ISSPACE). The slow path below runs
+ * exactly that. The fast path, one pass that emits tokens directly, is taken when no
+ * period or comma is followed by an ASCII digit and no ASCII digit is followed by a
+ * period, comma or dash: then rules 2-4 split every period and comma off and nothing else,
+ * as rule 1 does for its class (bleucli/tokenizers/_mteval.py proves the same shortcut).
+ * ====================================================================================== */
+
+/* ASCII classes for 13a's fast path */
+#define CH_WORD 0
+#define CH_SPACE 1
+#define CH_SPLIT 2   /* rule 1's class (but space): always a token of its own */
+#define CH_DIGIT 3
+#define CH_DASH 4
+#define CH_POINT 5   /* . or , : a token of its own unless a digit touches it */
+
+static const unsigned char ascii_13a[128] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
+    1, 2, 2, 2, 2, 2, 2, 0, 2, 2, 2, 2, 5, 4, 5, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2,
+    2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2,
+    2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 0,
+};
+
+enum { TOKENIZE_NONE = 0, TOKENIZE_13A = 1, TOKENIZE_INTL = 2 };
+
+/* intl's classes of a code point, from the table that bleucli.tokenizers.tok_intl builds out of
+   the `regex` module's Unicode data (the module sacreBLEU uses) and gives set_intl_classes. */
+#define INTL_P 1  /* \p{P} */
+#define INTL_S 2  /* \p{S} */
+#define INTL_N 4  /* \p{N} */
+#define INTL_CODE_POINTS 0x110000
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+/* The longest line tokenized: the slow path's buffers grow to 24 code points a character
+   (rules 1-4 at most triple, double, double, double), which must not overflow a size. */
+#define MAX_LINE ((Py_ssize_t)(PY_SSIZE_T_MAX / (24 * (Py_ssize_t)sizeof(Py_UCS4)) - 4))
+
+/* Tokens of one segment, one after the other: token k is chars[starts[k] .. starts[k + 1]),
+   with hash hashes[k]. Reused (grown, never shrunk) for every segment of a call. */
+typedef struct {
+    Py_UCS4 *chars;
+    Py_ssize_t n_chars, cap_chars;
+    Py_ssize_t *starts;
+    uint64_t *hashes;
+    Py_ssize_t n_tokens, cap_tokens;
+    Py_UCS4 *work[2];       /* the slow path's two buffers */
+    Py_ssize_t cap_work[2];
+    const unsigned char *intl;  /* intl's classes (INTL_CODE_POINTS bytes), when installed */
+} Arena;
+
+static void
+arena_free(Arena *a)
+{
+    PyMem_Free(a->chars);
+    PyMem_Free(a->starts);
+    PyMem_Free(a->hashes);
+    PyMem_Free(a->work[0]);
+    PyMem_Free(a->work[1]);
+    memset(a, 0, sizeof(Arena));
+}
+
+/* Room for `chars` more code points and `tokens` more tokens. */
+static int
+arena_reserve(Arena *a, Py_ssize_t chars, Py_ssize_t tokens)
+{
+    if (a->n_chars + chars > a->cap_chars) {
+        Py_ssize_t cap = Py_MAX(a->n_chars + chars, 2 * a->cap_chars);
+        Py_UCS4 *more = PyMem_Realloc(a->chars, (size_t)cap * sizeof(Py_UCS4));
+        if (more == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->chars = more;
+        a->cap_chars = cap;
+    }
+    if (a->n_tokens + tokens > a->cap_tokens || a->starts == NULL) {
+        Py_ssize_t cap = Py_MAX(a->n_tokens + tokens, 2 * a->cap_tokens);
+        Py_ssize_t *starts = PyMem_Realloc(a->starts, ((size_t)cap + 1) * sizeof(Py_ssize_t));
+        uint64_t *hashes;
+        if (starts == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->starts = starts;
+        hashes = PyMem_Realloc(a->hashes, ((size_t)cap + 1) * sizeof(uint64_t));
+        if (hashes == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->hashes = hashes;
+        a->cap_tokens = cap;
+    }
+    return 0;
+}
+
+static void
+arena_clear(Arena *a)
+{
+    a->n_chars = 0;
+    a->n_tokens = 0;
+    a->starts[0] = 0;
+}
+
+static inline void
+arena_close(Arena *a, uint64_t hash)
+{
+    hash ^= hash >> 31;  /* finish_hash */
+    a->hashes[a->n_tokens++] = hash;
+    a->starts[a->n_tokens] = a->n_chars;
+}
+
+/* Work buffer `which` with room for `size` code points. */
+static Py_UCS4 *
+work_buffer(Arena *a, int which, Py_ssize_t size)
+{
+    if (size > a->cap_work[which]) {
+        Py_UCS4 *more = PyMem_Realloc(a->work[which], (size_t)size * sizeof(Py_UCS4));
+        if (more == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        a->work[which] = more;
+        a->cap_work[which] = size;
+    }
+    return a->work[which];
+}
+
+/* The tokens of text[0:n] split on whitespace (str.split()), appended to the arena. */
+static int
+split_whitespace(Arena *a, int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t i;
+    int open = 0;
+    uint64_t hash = FNV_OFFSET;
+    if (arena_reserve(a, n, n / 2 + 1) < 0) {
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128 ? (ascii_13a[c] == CH_SPACE) : Py_UNICODE_ISSPACE(c)) {
+            if (open) {
+                arena_close(a, hash);
+                open = 0;
+            }
+            continue;
+        }
+        if (!open) {
+            open = 1;
+            hash = FNV_OFFSET;
+        }
+        a->chars[a->n_chars++] = c;
+        hash = (hash ^ c) * FNV_PRIME;
+    }
+    if (open) {
+        arena_close(a, hash);
+    }
+    return 0;
+}
+
+/* Remove every non-overlapping `pattern` (ASCII, length m), left to right, replacing it by
+   `replacement` (0: nothing): str.replace for a replacement no longer than one character. */
+static Py_ssize_t
+replace_in_place(Py_UCS4 *s, Py_ssize_t n, const char *pattern, Py_ssize_t m, Py_UCS4 replacement)
+{
+    Py_ssize_t i = 0, w = 0, j;
+    while (i < n) {
+        if (s[i] == (Py_UCS4)(unsigned char)pattern[0] && i + m <= n) {
+            for (j = 1; j < m && s[i + j] == (Py_UCS4)(unsigned char)pattern[j]; j++) {
+            }
+            if (j == m) {
+                if (replacement) {
+                    s[w++] = replacement;
+                }
+                i += m;
+                continue;
+            }
+        }
+        s[w++] = s[i++];
+    }
+    return w;
+}
+
+static int
+contains(const Py_UCS4 *s, Py_ssize_t n, Py_UCS4 c)
+{
+    Py_ssize_t i;
+    for (i = 0; i < n; i++) {
+        if (s[i] == c) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int
+is_digit(Py_UCS4 c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline int
+is_point(Py_UCS4 c)
+{
+    return c == '.' || c == ',';
+}
+
+/* 13a by the rules: text (already stripped of <skipped>, newlines and entities) padded,
+   the four substitutions, then the whitespace split. */
+static int
+tokenize_13a_rules(Arena *a, int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t i, len;
+    Py_UCS4 *src, *dst;
+    /* rule 1 (and the padding) */
+    dst = work_buffer(a, 0, 3 * n + 2);
+    if (dst == NULL) {
+        return -1;
+    }
+    len = 0;
+    dst[len++] = ' ';
+    for (i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128 && (ascii_13a[c] == CH_SPLIT || c == ' ')) {
+            dst[len++] = ' ';
+            dst[len++] = c;
+            dst[len++] = ' ';
+        }
+        else {
+            dst[len++] = c;
+        }
+    }
+    dst[len++] = ' ';
+    /* rule 2: ([^0-9])([\.,]) -> "\1 \2 " */
+    src = dst;
+    if ((dst = work_buffer(a, 1, 2 * len)) == NULL) {
+        return -1;
+    }
+    src = a->work[0];
+    n = len;
+    len = 0;
+    for (i = 0; i < n;) {
+        if (i + 1 < n && !is_digit(src[i]) && is_point(src[i + 1])) {
+            dst[len++] = src[i];
+            dst[len++] = ' ';
+            dst[len++] = src[i + 1];
+            dst[len++] = ' ';
+            i += 2;
+        }
+        else {
+            dst[len++] = src[i++];
+        }
+    }
+    /* rule 3: ([\.,])([^0-9]) -> " \1 \2" */
+    if (work_buffer(a, 0, 2 * len) == NULL) {
+        return -1;
+    }
+    src = a->work[1];
+    dst = a->work[0];
+    n = len;
+    len = 0;
+    for (i = 0; i < n;) {
+        if (i + 1 < n && is_point(src[i]) && !is_digit(src[i + 1])) {
+            dst[len++] = ' ';
+            dst[len++] = src[i];
+            dst[len++] = ' ';
+            dst[len++] = src[i + 1];
+            i += 2;
+        }
+        else {
+            dst[len++] = src[i++];
+        }
+    }
+    /* rule 4: ([0-9])(-) -> "\1 \2 " */
+    if (work_buffer(a, 1, 2 * len) == NULL) {
+        return -1;
+    }
+    src = a->work[0];
+    dst = a->work[1];
+    n = len;
+    len = 0;
+    for (i = 0; i < n;) {
+        if (i + 1 < n && is_digit(src[i]) && src[i + 1] == '-') {
+            dst[len++] = src[i];
+            dst[len++] = ' ';
+            dst[len++] = '-';
+            dst[len++] = ' ';
+            i += 2;
+        }
+        else {
+            dst[len++] = src[i++];
+        }
+    }
+    return split_whitespace(a, PyUnicode_4BYTE_KIND, dst, len);
+}
+
+#ifndef Py_ALWAYS_INLINE
+#define Py_ALWAYS_INLINE
+#endif
+
+static inline uint64_t
+finish_hash(uint64_t hash)
+{
+    return hash ^ (hash >> 31);
+}
+
+/* mteval-v14's international tokenization by its rules, each a left-to-right scan of
+   non-overlapping matches as regex.sub makes them:
+     1. (\P{N})(\p{P}) -> "\1 \2 "
+     2. (\p{P})(\P{N}) -> " \1 \2"
+     3. (\p{S}) -> " \1 "
+   then the whitespace split. */
+static int
+tokenize_intl(Arena *a, int kind, const void *data, Py_ssize_t n)
+{
+    const unsigned char *cls = a->intl;
+    Py_ssize_t i, len = 0;
+    Py_UCS4 *src, *dst = work_buffer(a, 0, 2 * n + 2);
+    if (dst == NULL) {
+        return -1;
+    }
+    for (i = 0; i < n;) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (i + 1 < n && !(cls[c] & INTL_N)) {
+            Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
+            if (cls[next] & INTL_P) {
+                dst[len++] = c;
+                dst[len++] = ' ';
+                dst[len++] = next;
+                dst[len++] = ' ';
+                i += 2;
+                continue;
+            }
+        }
+        dst[len++] = c;
+        i++;
+    }
+    if (work_buffer(a, 1, 2 * len + 2) == NULL) {
+        return -1;
+    }
+    src = a->work[0];
+    dst = a->work[1];
+    n = len;
+    len = 0;
+    for (i = 0; i < n;) {
+        if (i + 1 < n && (cls[src[i]] & INTL_P) && !(cls[src[i + 1]] & INTL_N)) {
+            dst[len++] = ' ';
+            dst[len++] = src[i];
+            dst[len++] = ' ';
+            dst[len++] = src[i + 1];
+            i += 2;
+        }
+        else {
+            dst[len++] = src[i++];
+        }
+    }
+    if (work_buffer(a, 0, 3 * len + 2) == NULL) {
+        return -1;
+    }
+    src = a->work[1];
+    dst = a->work[0];
+    n = len;
+    len = 0;
+    for (i = 0; i < n; i++) {
+        if (cls[src[i]] & INTL_S) {
+            dst[len++] = ' ';
+            dst[len++] = src[i];
+            dst[len++] = ' ';
+        }
+        else {
+            dst[len++] = src[i];
+        }
+    }
+    return split_whitespace(a, PyUnicode_4BYTE_KIND, dst, len);
+}
+
+/* 13a's fast path for one kind of str (a constant where it is inlined, so that reading a
+   character is one load): 1 when done; 0 when a digit touches a period, comma or dash (the
+   caller then takes the rules); 2 when `raw` and the line has a character that the pre-pass
+   may change (& < or a newline). The arena's counts change only when 1 is returned. */
+static inline Py_ALWAYS_INLINE int
+fast_13a(Arena *a, const int kind, const void *data, Py_ssize_t n, int raw)
+{
+    Py_UCS4 *chars = a->chars;
+    Py_ssize_t *starts = a->starts;
+    uint64_t *hashes = a->hashes;
+    Py_ssize_t n_chars = a->n_chars, n_tokens = a->n_tokens, i;
+    int open = 0, previous = CH_SPACE;
+    uint64_t hash = FNV_OFFSET;
+    for (i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        int cls;
+        if (c < 128) {
+            cls = ascii_13a[c];
+            if (cls >= CH_DIGIT) {  /* a digit, a dash, a period or a comma */
+                if ((cls == CH_DIGIT && previous == CH_POINT) || (previous == CH_DIGIT && cls != CH_DIGIT)) {
+                    return 0;
+                }
+                previous = cls;
+                if (cls != CH_POINT) {
+                    cls = CH_WORD;
+                }
+            }
+            else {
+                previous = cls;
+                if (raw && cls != CH_WORD && (c == '&' || c == '<' || c == '\n')) {
+                    return 2;
+                }
+            }
+        }
+        else {
+            cls = Py_UNICODE_ISSPACE(c) ? CH_SPACE : CH_WORD;
+            previous = cls;
+        }
+        if (cls == CH_WORD) {
+            if (!open) {
+                open = 1;
+                hash = FNV_OFFSET;
+            }
+            chars[n_chars++] = c;
+            hash = (hash ^ c) * FNV_PRIME;
+            continue;
+        }
+        if (open) {
+            hashes[n_tokens++] = finish_hash(hash);
+            starts[n_tokens] = n_chars;
+            open = 0;
+        }
+        if (cls != CH_SPACE) {  /* a token of its own */
+            chars[n_chars++] = c;
+            hashes[n_tokens++] = finish_hash((FNV_OFFSET ^ c) * FNV_PRIME);
+            starts[n_tokens] = n_chars;
+        }
+    }
+    if (open) {
+        hashes[n_tokens++] = finish_hash(hash);
+        starts[n_tokens] = n_chars;
+    }
+    a->n_chars = n_chars;
+    a->n_tokens = n_tokens;
+    return 1;
+}
+
+static int
+tokenize_13a_fast(Arena *a, int kind, const void *data, Py_ssize_t n, int raw)
+{
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND:
+        return fast_13a(a, PyUnicode_1BYTE_KIND, data, n, raw);
+    case PyUnicode_2BYTE_KIND:
+        return fast_13a(a, PyUnicode_2BYTE_KIND, data, n, raw);
+    default:
+        return fast_13a(a, PyUnicode_4BYTE_KIND, data, n, raw);
+    }
+}
+
+/* Whether text[0:n] has a character that 13a's pre-pass may change: & (entities), < (<skipped>)
+   or a newline. */
+static int
+needs_prepass(int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t i;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        return memchr(data, '&', (size_t)n) != NULL || memchr(data, '<', (size_t)n) != NULL
+            || memchr(data, '\n', (size_t)n) != NULL;
+    }
+    for (i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == '&' || c == '<' || c == '\n') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The tokens of text[0:n] (already lowercased and right-stripped when BLEU asks for it),
+   appended to the arena. */
+static int
+tokenize_text(Arena *a, int tokenizer, int kind, const void *data, Py_ssize_t n)
+{
+    int done;
+    Py_UCS4 *text;
+    Py_ssize_t i, length;
+    if (n > MAX_LINE) {
+        PyErr_SetString(PyExc_MemoryError, "a line too long to tokenize");
+        return -1;
+    }
+    if (tokenizer == TOKENIZE_NONE) {
+        return split_whitespace(a, kind, data, n);
+    }
+    if (tokenizer == TOKENIZE_INTL) {
+        return tokenize_intl(a, kind, data, n);
+    }
+    /* each character gives at most one token character, and at most one token */
+    if (arena_reserve(a, n, n + 1) < 0) {
+        return -1;
+    }
+    done = tokenize_13a_fast(a, kind, data, n, 1);
+    if (done == 1) {
+        return 0;
+    }
+    if (done == 0 && !needs_prepass(kind, data, n)) {
+        return tokenize_13a_rules(a, kind, data, n);
+    }
+    /* the pre-pass, on a copy (str.replace, in sacreBLEU's order); the arena's work buffers
+       are used by the rules, so the copy goes to its own allocation */
+    text = PyMem_Malloc(((size_t)n + 1) * sizeof(Py_UCS4));
+    if (text == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        text[i] = PyUnicode_READ(kind, data, i);
+    }
+    length = replace_in_place(text, n, "<skipped>", 9, 0);
+    if (contains(text, length, '\n')) {
+        length = replace_in_place(text, length, "-\n", 2, 0);
+        length = replace_in_place(text, length, "\n", 1, ' ');
+    }
+    if (contains(text, length, '&')) {
+        length = replace_in_place(text, length, "&quot;", 6, '"');
+        length = replace_in_place(text, length, "&amp;", 5, '&');
+        length = replace_in_place(text, length, "&lt;", 4, '<');
+        length = replace_in_place(text, length, "&gt;", 4, '>');
+    }
+    done = tokenize_13a_fast(a, PyUnicode_4BYTE_KIND, text, length, 0);
+    if (done == 0) {
+        done = tokenize_13a_rules(a, PyUnicode_4BYTE_KIND, text, length) < 0 ? -1 : 1;
+    }
+    PyMem_Free(text);
+    return done < 0 ? -1 : 0;
+}
+
+/* The tokens of a Python str as BLEU tokenizes it: lowercased if asked, right-stripped,
+   then the tokenizer. */
+static int
+tokenize_line(Arena *a, int tokenizer, PyObject *line, int lowercase)
+{
+    Py_ssize_t n;
+    int kind, result;
+    const void *data;
+    PyObject *lowered = NULL;
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "a line must be a str, not %.100s", Py_TYPE(line)->tp_name);
+        return -1;
+    }
+    if (lowercase) {
+        lowered = PyObject_CallMethod(line, "lower", NULL);
+        if (lowered == NULL) {
+            return -1;
+        }
+        if (!PyUnicode_Check(lowered)) {
+            PyErr_SetString(PyExc_TypeError, "str.lower() did not return a str");
+            Py_DECREF(lowered);
+            return -1;
+        }
+        line = lowered;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0) {
+        Py_XDECREF(lowered);
+        return -1;
+    }
+#endif
+    kind = PyUnicode_KIND(line);
+    data = PyUnicode_DATA(line);
+    n = PyUnicode_GET_LENGTH(line);
+    while (n > 0 && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, n - 1))) {
+        n--;
+    }
+    result = tokenize_text(a, tokenizer, kind, data, n);
+    Py_XDECREF(lowered);
+    return result;
+}
+
+static int
+read_tokenizer(PyObject *name)
+{
+    if (PyUnicode_Check(name)) {
+        if (PyUnicode_CompareWithASCIIString(name, "13a") == 0) {
+            return TOKENIZE_13A;
+        }
+        if (PyUnicode_CompareWithASCIIString(name, "none") == 0) {
+            return TOKENIZE_NONE;
+        }
+        if (PyUnicode_CompareWithASCIIString(name, "intl") == 0) {
+            return TOKENIZE_INTL;
+        }
+    }
+    PyErr_SetString(PyExc_ValueError, "the compiled tokenizers are '13a', 'intl' and 'none'");
+    return -1;
+}
+
+
+/* Everything one call of bleu_statistics reuses from segment to segment. */
+typedef struct {
+    Arena arena;
+    /* token ids of one segment: vocabulary table (slot -> token index), then per token */
+    int32_t *vocab;
+    size_t vocab_cap;
+    int32_t *ids;           /* token k's id (-1: a hypothesis token no reference has) */
+    Py_ssize_t ids_cap;
+    /* n-gram matching: per reference position, the current order's ids; counts */
+    int32_t *ref_ids, *hyp_ids, *best, *own, *seen;
+    Py_ssize_t count_cap;
+    uint64_t *keys;
+    int32_t *key_ids;
+    size_t key_cap;
+    Py_ssize_t *offsets;
+    Py_ssize_t offsets_cap;
+    Py_ssize_t *matches;
+    Py_ssize_t matches_cap;
+} Scratch;
+
+/* Per module object (one per interpreter that imports it): its References type, and the
+   buffers that bleu_statistics and tokenize reuse from call to call (a sentence score is one
+   call: a dozen allocations would be a quarter of its time). `busy` while a call uses them: a
+   call made meanwhile (str.lower() of a str subclass can run any code) takes its own. */
+typedef struct {
+    PyTypeObject *references_type;
+    PyObject *builtin_sum;  /* what _bleu sums its logs with */
+    PyObject *intl_classes;  /* bytes: intl's classes of every code point (set_intl_classes) */
+    Scratch scratch;
+    int busy;
+} ModuleState;
+
+/* Buffers kept between calls up to about this many bytes; beyond, freed after the call. */
+#define KEPT_SCRATCH_BYTES (1 << 20)
+
+static void
+scratch_free(Scratch *s)
+{
+    arena_free(&s->arena);
+    PyMem_Free(s->vocab);
+    PyMem_Free(s->ids);
+    PyMem_Free(s->ref_ids);
+    PyMem_Free(s->keys);
+    PyMem_Free(s->key_ids);
+    PyMem_Free(s->offsets);
+    PyMem_Free(s->matches);
+    memset(s, 0, sizeof(Scratch));
+}
+
+/* Roughly the bytes a scratch holds. */
+static size_t
+scratch_bytes(const Scratch *s)
+{
+    const Arena *a = &s->arena;
+    return (size_t)(a->cap_chars + a->cap_work[0] + a->cap_work[1]) * sizeof(Py_UCS4)
+        + (size_t)a->cap_tokens * (sizeof(Py_ssize_t) + sizeof(uint64_t))
+        + s->vocab_cap * sizeof(int32_t) + (size_t)s->ids_cap * sizeof(int32_t)
+        + (size_t)s->count_cap * 5 * sizeof(int32_t) + s->key_cap * (sizeof(uint64_t) + sizeof(int32_t))
+        + (size_t)s->offsets_cap * sizeof(Py_ssize_t) + (size_t)s->matches_cap * sizeof(Py_ssize_t);
+}
+
+/* The module's scratch, or (when a call is using it) `own`, emptied; with intl's classes. */
+static Scratch *
+scratch_acquire(PyObject *module, Scratch *own)
+{
+    ModuleState *state = PyModule_GetState(module);
+    Scratch *s = own;
+    if (state == NULL || state->busy) {
+        memset(own, 0, sizeof(Scratch));
+    }
+    else {
+        state->busy = 1;
+        s = &state->scratch;
+    }
+    s->arena.intl = state != NULL && state->intl_classes != NULL
+        ? (const unsigned char *)PyBytes_AS_STRING(state->intl_classes) : NULL;
+    return s;
+}
+
+/* 0, or -1 with ValueError when the tokenizer is intl and its classes are not installed. */
+static int
+check_intl(const Scratch *s, int tokenizer)
+{
+    if (tokenizer == TOKENIZE_INTL && s->arena.intl == NULL) {
+        PyErr_SetString(PyExc_ValueError, "intl needs its classes first (set_intl_classes)");
+        return -1;
+    }
+    return 0;
+}
+
+/* set_intl_classes(table): intl's classes of every code point, INTL_CODE_POINTS bytes (bits:
+   1 punctuation, 2 symbol, 4 number), kept by the module for the tokenizer "intl". */
+static PyObject *
+set_intl_classes(PyObject *module, PyObject *table)
+{
+    ModuleState *state = PyModule_GetState(module);
+    Py_ssize_t i;
+    if (state == NULL) {
+        return NULL;
+    }
+    if (!PyBytes_CheckExact(table) || PyBytes_GET_SIZE(table) != INTL_CODE_POINTS) {
+        PyErr_Format(PyExc_ValueError, "intl's classes are bytes, one per code point (%d)", INTL_CODE_POINTS);
+        return NULL;
+    }
+    for (i = 0; i < INTL_CODE_POINTS; i++) {
+        if ((unsigned char)PyBytes_AS_STRING(table)[i] > (INTL_P | INTL_S | INTL_N)) {
+            PyErr_SetString(PyExc_ValueError, "intl's classes: a byte beyond the three class bits");
+            return NULL;
+        }
+    }
+    if (state->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "set_intl_classes during a call");
+        return NULL;
+    }
+    Py_INCREF(table);
+    Py_XSETREF(state->intl_classes, table);
+    Py_RETURN_NONE;
+}
+
+static void
+scratch_release(PyObject *module, Scratch *s)
+{
+    ModuleState *state = PyModule_GetState(module);
+    if (state != NULL && s == &state->scratch) {
+        state->busy = 0;
+        if (scratch_bytes(s) <= KEPT_SCRATCH_BYTES) {
+            return;
+        }
+    }
+    scratch_free(s);
+}
+
+static int
+grow(void **buffer, size_t size)
+{
+    void *more = PyMem_Realloc(*buffer, size);
+    if (more == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buffer = more;
+    return 0;
+}
+
+static inline int
+same_token(const Arena *a, Py_ssize_t x, Py_ssize_t y)
+{
+    Py_ssize_t length = a->starts[x + 1] - a->starts[x];
+    return a->hashes[x] == a->hashes[y] && length == a->starts[y + 1] - a->starts[y]
+        && memcmp(a->chars + a->starts[x], a->chars + a->starts[y], (size_t)length * sizeof(Py_UCS4)) == 0;
+}
+
+/* Ids of the segment's tokens: reference tokens 0..total_ref-1 get dense ids (equal text,
+   equal id), hypothesis tokens the id of an equal reference token or -1. Returns the
+   number of distinct reference tokens, or -1 with an exception. */
+static Py_ssize_t
+assign_ids(Scratch *s, Py_ssize_t total_ref)
+{
+    Arena *a = &s->arena;
+    Py_ssize_t k, n = a->n_tokens;
+    size_t capacity = (size_t)1 << table_bits((size_t)total_ref), mask = capacity - 1;
+    int32_t count = 0;
+    if (capacity > s->vocab_cap) {
+        if (grow((void **)&s->vocab, capacity * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->vocab_cap = capacity;
+    }
+    if (n > s->ids_cap) {
+        if (grow((void **)&s->ids, (size_t)n * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->ids_cap = n;
+    }
+    memset(s->vocab, 0xff, capacity * sizeof(int32_t));
+    for (k = 0; k < n; k++) {
+        size_t i = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+        int32_t id = -1;
+        for (;;) {
+            int32_t other = s->vocab[i];
+            if (other < 0) {
+                if (k < total_ref) {
+                    s->vocab[i] = (int32_t)k;
+                    id = count++;
+                }
+                break;
+            }
+            if (same_token(a, k, other)) {
+                id = s->ids[other];
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        s->ids[k] = id;
+    }
+    return count;
+}
+
+/* Clipped matches of orders 1..max_order (into s->matches[1..]) of the hypothesis
+   (ids[total_ref..n_tokens)) against the references (ids[offsets[k]..offsets[k+1])).
+   Same algorithm as reftables_match with a single-use table. */
+static int
+count_matches(Scratch *s, Py_ssize_t n_refs, Py_ssize_t total_ref, Py_ssize_t vocabulary,
+              Py_ssize_t max_order)
+{
+    const int32_t *ref_base = s->ids, *hyp_base = s->ids + total_ref;
+    Py_ssize_t hyp_len = s->arena.n_tokens - total_ref, order, i, k, n_best = vocabulary;
+    Py_ssize_t need = Py_MAX(total_ref, hyp_len) + 1;
+    IdTable table;
+    int bits;
+    memset(s->matches, 0, ((size_t)max_order + 1) * sizeof(Py_ssize_t));
+    if (total_ref == 0 || hyp_len == 0) {
+        return 0;
+    }
+    if (need > s->count_cap) {
+        if (grow((void **)&s->ref_ids, (size_t)need * 5 * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->count_cap = need;
+    }
+    s->hyp_ids = s->ref_ids + need;
+    s->best = s->hyp_ids + need;
+    s->own = s->best + need;
+    s->seen = s->own + need;
+    bits = table_bits((size_t)total_ref);
+    if (((size_t)1 << bits) > s->key_cap) {
+        s->key_cap = (size_t)1 << bits;
+        if (grow((void **)&s->keys, s->key_cap * sizeof(uint64_t)) < 0
+            || grow((void **)&s->key_ids, s->key_cap * sizeof(int32_t)) < 0) {
+            s->key_cap = 0;
+            return -1;
+        }
+    }
+    table.keys = s->keys;
+    table.ids = s->key_ids;
+    table.best = s->best;
+    table.mask = ((size_t)1 << bits) - 1;
+    table.shift = 64 - bits;
+    memcpy(s->ref_ids, ref_base, (size_t)total_ref * sizeof(int32_t));
+    memcpy(s->hyp_ids, hyp_base, (size_t)hyp_len * sizeof(int32_t));
+    for (order = 1; order <= max_order; order++) {
+        Py_ssize_t hyp_grams = hyp_len - order + 1, found = 0;
+        int any = 0;
+        if (hyp_grams <= 0) {
+            break;
+        }
+        if (order > 1) {  /* the references' n-grams of this order, from those of the last */
+            memset(table.keys, 0xff, (table.mask + 1) * sizeof(uint64_t));
+            table.count = 0;
+            for (k = 0; k < n_refs; k++) {
+                Py_ssize_t stop = s->offsets[k + 1] - order + 1;
+                for (i = s->offsets[k]; i < stop; i++) {
+                    s->ref_ids[i] = table_id(&table, ((uint64_t)(uint32_t)s->ref_ids[i] << 32)
+                                                     | (uint32_t)ref_base[i + order - 1], 1);
+                }
+            }
+            n_best = table.count;
+            for (i = 0; i < hyp_grams; i++) {
+                int32_t prefix = s->hyp_ids[i], last = hyp_base[i + order - 1];
+                s->hyp_ids[i] = prefix < 0 || last < 0 ? -1
+                    : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
+            }
+        }
+        /* best: the most times one reference has each n-gram (own: one reference's counts) */
+        memset(s->best, 0, ((size_t)n_best + 1) * sizeof(int32_t));
+        if (n_refs > 1) {
+            memset(s->own, 0, ((size_t)n_best + 1) * sizeof(int32_t));
+        }
+        for (k = 0; k < n_refs; k++) {
+            Py_ssize_t start = s->offsets[k], stop = s->offsets[k + 1] - order + 1;
+            if (n_refs == 1) {
+                for (i = start; i < stop; i++) {
+                    s->best[s->ref_ids[i]]++;
+                }
+                break;
+            }
+            for (i = start; i < stop; i++) {
+                s->own[s->ref_ids[i]]++;
+            }
+            for (i = start; i < stop; i++) {
+                int32_t id = s->ref_ids[i];
+                if (s->own[id] > s->best[id]) {
+                    s->best[id] = s->own[id];
+                }
+            }
+            for (i = start; i < stop; i++) {
+                s->own[s->ref_ids[i]] = 0;
+            }
+        }
+        memset(s->seen, 0, ((size_t)n_best + 1) * sizeof(int32_t));
+        for (i = 0; i < hyp_grams; i++) {
+            int32_t id = s->hyp_ids[i];
+            if (id >= 0) {
+                any = 1;
+                if (++s->seen[id] <= s->best[id]) {
+                    found++;
+                }
+            }
+        }
+        s->matches[order] = found;
+        if (!any) {
+            break;
+        }
+    }
+    return 0;
+}
+
+/* tokenize(line, tokenizer) -> list of str: what the Python tokenizer's tokens() gives
+   (no lowercasing, no stripping: those are BLEU's, done before its tokenizer). */
+static PyObject *
+tokenize(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Scratch own, *s;
+    Arena *arena;
+    int tokenizer;
+    PyObject *result = NULL, *line;
+    Py_ssize_t k, n;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "tokenize(line, tokenizer)");
+        return NULL;
+    }
+    line = args[0];
+    if ((tokenizer = read_tokenizer(args[1])) < 0) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "a line must be a str, not %.100s", Py_TYPE(line)->tp_name);
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0) {
+        return NULL;
+    }
+#endif
+    s = scratch_acquire(module, &own);
+    arena = &s->arena;
+    if (check_intl(s, tokenizer) < 0 || arena_reserve(arena, 16, 16) < 0) {
+        goto done;
+    }
+    arena_clear(arena);
+    if (tokenize_text(arena, tokenizer, PyUnicode_KIND(line), PyUnicode_DATA(line),
+                      PyUnicode_GET_LENGTH(line)) < 0) {
+        goto done;
+    }
+    n = arena->n_tokens;
+    result = PyList_New(n);
+    if (result == NULL) {
+        goto done;
+    }
+    for (k = 0; k < n; k++) {
+        PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, arena->chars + arena->starts[k],
+                                                    arena->starts[k + 1] - arena->starts[k]);
+        if (token == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, k, token);
+    }
+done:
+    scratch_release(module, s);
+    return result;
+}
+
+/* tokens_13a(line) -> list of str: tokenize(line, "13a"), as one picklable function of one
+   argument (a metric keeps it as its tokenizer's tokens()). */
+static PyObject *
+tokens_13a(PyObject *module, PyObject *line)
+{
+    PyObject *args[2] = {line, NULL};
+    PyObject *result;
+    args[1] = PyUnicode_FromString("13a");
+    if (args[1] == NULL) {
+        return NULL;
+    }
+    result = tokenize(module, args, 2);
+    Py_DECREF(args[1]);
+    return result;
+}
+
+/* tokens_intl(line): tokenize(line, "intl"), as tokens_13a. */
+static PyObject *
+tokens_intl(PyObject *module, PyObject *line)
+{
+    PyObject *args[2] = {line, NULL};
+    PyObject *result;
+    args[1] = PyUnicode_FromString("intl");
+    if (args[1] == NULL) {
+        return NULL;
+    }
+    result = tokenize(module, args, 2);
+    Py_DECREF(args[1]);
+    return result;
+}
+
+/* One segment: the hypothesis (a str) against its references (a sequence of str), into
+   s->matches[1..max_order], *hyp_len and *ref_len (see bleu_statistics). 0, or -1 with an exception. */
+static int
+segment_statistics(Scratch *s, PyObject *hyp, PyObject *references, int tokenizer, int lowercase, int shortest,
+                   Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
+{
+    PyObject *refs = PySequence_Fast(references, "a segment's references must be a sequence");
+    Py_ssize_t n_refs, k, total_ref, vocabulary, hyp_len, ref_len = -1, best_diff = -1;
+    if (refs == NULL) {
+        return -1;
+    }
+    n_refs = PySequence_Fast_GET_SIZE(refs);
+    if (n_refs + 1 > s->offsets_cap) {
+        if (grow((void **)&s->offsets, ((size_t)n_refs + 1) * sizeof(Py_ssize_t)) < 0) {
+            Py_DECREF(refs);
+            return -1;
+        }
+        s->offsets_cap = n_refs + 1;
+    }
+    arena_clear(&s->arena);
+    for (k = 0; k < n_refs; k++) {
+        s->offsets[k] = s->arena.n_tokens;
+        if (tokenize_line(&s->arena, tokenizer, PySequence_Fast_GET_ITEM(refs, k), lowercase) < 0
+            || check_tokens(0, s->arena.n_tokens - s->offsets[k], "a sequence") < 0
+            || check_tokens(0, s->arena.n_tokens, "one segment's references together") < 0) {
+            Py_DECREF(refs);
+            return -1;
+        }
+    }
+    Py_DECREF(refs);
+    total_ref = s->offsets[n_refs] = s->arena.n_tokens;
+    if (tokenize_line(&s->arena, tokenizer, hyp, lowercase) < 0
+        || check_tokens(0, s->arena.n_tokens - total_ref, "a sequence") < 0) {
+        return -1;
+    }
+    hyp_len = s->arena.n_tokens - total_ref;
+    if ((vocabulary = assign_ids(s, total_ref)) < 0 || count_matches(s, n_refs, total_ref, vocabulary, max_order) < 0) {
+        return -1;
+    }
+    for (k = 0; k < n_refs; k++) {
+        Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
+        Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
+        if (k == 0 || (shortest ? length < ref_len
+                       : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
+            ref_len = length;
+            best_diff = diff;
+        }
+    }
+    *hyp_len_out = hyp_len;
+    *ref_len_out = ref_len;
+    return 0;
+}
+
+/* Room for max_order + 1 matches. */
+static int
+reserve_matches(Scratch *s, Py_ssize_t max_order)
+{
+    if (max_order + 1 > s->matches_cap) {
+        if (grow((void **)&s->matches, ((size_t)max_order + 1) * sizeof(Py_ssize_t)) < 0) {
+            return -1;
+        }
+        s->matches_cap = max_order + 1;
+    }
+    return arena_reserve(&s->arena, 64, 64);
+}
+
+/* bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)
+
+   BLEU's statistics of each hypothesis (a str) against its segment's references (a
+   sequence of str): [hyp_len, ref_len, matches 1..max_order, totals 1..max_order], the
+   list of them when rows is true, else their sum. ref_len: the only reference's length,
+   the shortest's (shortest), or the closest to the hypothesis (shorter on a tie). */
+static PyObject *
+bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Scratch own, *s;
+    PyObject *hyps = NULL, *refs_list = NULL, *result = NULL, *row = NULL;
+    Py_ssize_t max_order, n_segments, segment, order, width;
+    int tokenizer, lowercase, shortest, rows;
+    long long *sums = NULL;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)");
+        return NULL;
+    }
+    if ((tokenizer = read_tokenizer(args[2])) < 0 || (max_order = read_order(args[3])) < 0
+        || (lowercase = PyObject_IsTrue(args[4])) < 0 || (shortest = PyObject_IsTrue(args[5])) < 0
+        || (rows = PyObject_IsTrue(args[6])) < 0) {
+        return NULL;
+    }
+    hyps = PySequence_Fast(args[0], "hypotheses must be a sequence");
+    if (hyps == NULL) {
+        return NULL;
+    }
+    s = scratch_acquire(module, &own);
+    if (check_intl(s, tokenizer) < 0) {
+        goto done;
+    }
+    refs_list = PySequence_Fast(args[1], "references must be a sequence");
+    if (refs_list == NULL) {
+        goto done;
+    }
+    n_segments = PySequence_Fast_GET_SIZE(hyps);
+    if (PySequence_Fast_GET_SIZE(refs_list) != n_segments) {
+        PyErr_SetString(PyExc_ValueError, "one sequence of references per hypothesis");
+        goto done;
+    }
+    width = 2 + 2 * max_order;
+    if (reserve_matches(s, max_order) < 0) {
+        goto done;
+    }
+    if (!rows && (sums = PyMem_Calloc((size_t)width, sizeof(long long))) == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = rows ? PyList_New(n_segments) : NULL;
+    if (rows && result == NULL) {
+        goto done;
+    }
+    for (segment = 0; segment < n_segments; segment++) {
+        Py_ssize_t hyp_len, ref_len;
+        if (segment_statistics(s, PySequence_Fast_GET_ITEM(hyps, segment), PySequence_Fast_GET_ITEM(refs_list, segment),
+                               tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) < 0) {
+            goto fail;
+        }
+        if (rows) {
+            row = PyList_New(width);
+            if (row == NULL) {
+                goto fail;
+            }
+#define SET_ITEM(index, value) do { PyObject *number = PyLong_FromSsize_t(value); \
+                if (number == NULL) { goto fail; } PyList_SET_ITEM(row, index, number); } while (0)
+            SET_ITEM(0, hyp_len);
+            SET_ITEM(1, ref_len);
+            for (order = 1; order <= max_order; order++) {
+                SET_ITEM(1 + order, s->matches[order]);
+                SET_ITEM(1 + max_order + order, hyp_len >= order ? hyp_len - order + 1 : 0);
+            }
+#undef SET_ITEM
+            PyList_SET_ITEM(result, segment, row);
+            row = NULL;
+        }
+        else {
+            sums[0] += hyp_len;
+            sums[1] += ref_len;
+            for (order = 1; order <= max_order; order++) {
+                sums[1 + order] += s->matches[order];
+                sums[1 + max_order + order] += hyp_len >= order ? hyp_len - order + 1 : 0;
+            }
+        }
+    }
+    if (!rows) {
+        result = PyList_New(width);
+        if (result == NULL) {
+            goto done;
+        }
+        for (order = 0; order < width; order++) {
+            PyObject *number = PyLong_FromLongLong(sums[order]);
+            if (number == NULL) {
+                goto fail;
+            }
+            PyList_SET_ITEM(result, order, number);
+        }
+    }
+    goto done;
+fail:
+    Py_XDECREF(row);
+    Py_CLEAR(result);
+done:
+    Py_XDECREF(hyps);
+    Py_XDECREF(refs_list);
+    PyMem_Free(sums);
+    scratch_release(module, s);
+    return result;
+}
+
+/* BLEU from one segment's statistics (hyp_len, ref_len, matches[1..max_order]: counts far
+   below 2**53, so exact as doubles), with the operations of bleucli.metrics.bleu._bleu in its
+   order, each on doubles as Python does them on floats and small ints (libm's log and exp are
+   what math.log and math.exp call): the same floats. The logs are summed by the builtin sum
+   itself (compensated since Python 3.12), given the same list of floats and ints
+   (-9999999999 for log(0)). Smoothing none, floor or exp (add-k changes the counts' types:
+   bleucli keeps it in Python). Returns the tuple (counts, totals, precisions, score, bp,
+   sys_len, ref_len), or NULL. */
+enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_EXP = 2 };
+
+#define LOG_ZERO (-9999999999LL)
+
+static PyObject *
+sentence_result(PyObject *module, Py_ssize_t hyp_len, Py_ssize_t ref_len, const Py_ssize_t *matches,
+                Py_ssize_t max_order, int smooth, double smooth_value, int effective_order)
+{
+    ModuleState *state = PyModule_GetState(module);
+    double sys_len = (double)hyp_len, ref = (double)ref_len, bp, exp_divisor = 1.0, mean, score = 0.0;
+    double *precisions;
+    Py_ssize_t n, used = max_order;
+    int any = 0;
+    PyObject *logs = NULL, *total = NULL, *used_object = NULL, *mean_object = NULL, *result = NULL;
+    PyObject *counts = NULL, *totals = NULL, *precision_tuple = NULL;
+    if (state == NULL || state->builtin_sum == NULL) {
+        PyErr_SetString(PyExc_SystemError, "bleucli._speedups: no module state");
+        return NULL;
+    }
+    precisions = PyMem_Calloc((size_t)max_order + 1, sizeof(double));
+    if (precisions == NULL) {
+        return PyErr_NoMemory();
+    }
+    bp = sys_len < ref ? (sys_len > 0 ? exp(1.0 - ref / sys_len) : 0.0) : 1.0;
+    for (n = 0; n < max_order; n++) {
+        any |= matches[n + 1] != 0;
+    }
+    if (any) {
+        for (n = 0; n < max_order; n++) {
+            double correct = (double)matches[n + 1];
+            double total_n = hyp_len > n ? (double)(hyp_len - n) : 0.0;
+            if (total_n == 0.0) {
+                break;
+            }
+            if (effective_order) {
+                used = n + 1;
+            }
+            if (correct == 0.0) {
+                if (smooth == SMOOTH_EXP) {
+                    exp_divisor *= 2;
+                    precisions[n] = 100.0 / (exp_divisor * total_n);
+                }
+                else if (smooth == SMOOTH_FLOOR) {
+                    precisions[n] = 100.0 * smooth_value / total_n;
+                }
+            }
+            else {
+                precisions[n] = 100.0 * correct / total_n;
+            }
+        }
+        logs = PyList_New(used);
+        if (logs == NULL) {
+            goto done;
+        }
+        for (n = 0; n < used; n++) {
+            PyObject *value = precisions[n] != 0.0 ? PyFloat_FromDouble(log(precisions[n]))
+                : PyLong_FromLongLong(LOG_ZERO);
+            if (value == NULL) {
+                goto done;
+            }
+            PyList_SET_ITEM(logs, n, value);
+        }
+        if ((total = PyObject_CallOneArg(state->builtin_sum, logs)) == NULL
+            || (used_object = PyLong_FromSsize_t(used)) == NULL
+            || (mean_object = PyNumber_TrueDivide(total, used_object)) == NULL) {
+            goto done;
+        }
+        mean = PyFloat_AsDouble(mean_object);
+        if (mean == -1.0 && PyErr_Occurred()) {
+            goto done;
+        }
+        score = bp * exp(mean);
+    }
+    counts = PyTuple_New(max_order);
+    totals = PyTuple_New(max_order);
+    precision_tuple = PyTuple_New(max_order);
+    if (counts == NULL || totals == NULL || precision_tuple == NULL) {
+        goto done;
+    }
+    for (n = 0; n < max_order; n++) {
+        PyObject *count = PyLong_FromSsize_t(matches[n + 1]);
+        PyObject *most = PyLong_FromSsize_t(hyp_len > n ? hyp_len - n : 0);
+        PyObject *precision = PyFloat_FromDouble(precisions[n]);
+        if (count == NULL || most == NULL || precision == NULL) {
+            Py_XDECREF(count);
+            Py_XDECREF(most);
+            Py_XDECREF(precision);
+            goto done;
+        }
+        PyTuple_SET_ITEM(counts, n, count);
+        PyTuple_SET_ITEM(totals, n, most);
+        PyTuple_SET_ITEM(precision_tuple, n, precision);
+    }
+    result = Py_BuildValue("(OOOddnn)", counts, totals, precision_tuple, score, bp, hyp_len, ref_len);
+done:
+    PyMem_Free(precisions);
+    Py_XDECREF(logs);
+    Py_XDECREF(total);
+    Py_XDECREF(used_object);
+    Py_XDECREF(mean_object);
+    Py_XDECREF(counts);
+    Py_XDECREF(totals);
+    Py_XDECREF(precision_tuple);
+    return result;
+}
+
+/* bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth,
+                 smooth_value, effective_order) -> (counts, totals, precisions, score, bp, sys_len, ref_len)
+
+   One sentence's BLEU in one call: the statistics of bleu_statistics and the score of
+   bleucli.metrics.bleu._bleu for smoothing "none", "floor" or "exp" (smooth_value: the floor's
+   value, else ignored). */
+static PyObject *
+bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Scratch own, *s;
+    PyObject *result = NULL;
+    Py_ssize_t max_order, hyp_len, ref_len;
+    int tokenizer, lowercase, shortest, smooth, effective_order;
+    double smooth_value = 0.0;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, "
+                        "shortest, smooth, smooth_value, effective_order)");
+        return NULL;
+    }
+    if ((tokenizer = read_tokenizer(args[2])) < 0 || (max_order = read_order(args[3])) < 0
+        || (lowercase = PyObject_IsTrue(args[4])) < 0 || (shortest = PyObject_IsTrue(args[5])) < 0
+        || (effective_order = PyObject_IsTrue(args[8])) < 0) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(args[6])) {
+        smooth = -1;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "none") == 0) {
+        smooth = SMOOTH_NONE;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "floor") == 0) {
+        smooth = SMOOTH_FLOOR;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "exp") == 0) {
+        smooth = SMOOTH_EXP;
+    }
+    else {
+        smooth = -1;
+    }
+    if (smooth < 0) {
+        PyErr_SetString(PyExc_ValueError, "bleu_sentence smooths with 'none', 'floor' or 'exp'");
+        return NULL;
+    }
+    if (smooth == SMOOTH_FLOOR) {
+        smooth_value = PyFloat_AsDouble(args[7]);
+        if (smooth_value == -1.0 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    s = scratch_acquire(module, &own);
+    if (check_intl(s, tokenizer) == 0 && reserve_matches(s, max_order) == 0
+        && segment_statistics(s, args[0], args[1], tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) == 0) {
+        result = sentence_result(module, hyp_len, ref_len, s->matches, max_order, smooth, smooth_value,
+                                 effective_order);
+    }
+    scratch_release(module, s);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"ngram_matches", (PyCFunction)(void (*)(void))ngram_matches, METH_FASTCALL,
      "ngram_matches(hypothesis, references, max_order) -> list of clipped matches, orders 1..max_order.\n\n"
      "hypothesis and each reference: a str (characters are the tokens) or a list of str."},
+    {"tokenize", (PyCFunction)(void (*)(void))tokenize, METH_FASTCALL,
+     "tokenize(line, tokenizer) -> list of str: the tokens of '13a' or 'none', exactly as the Python\n"
+     "tokenizers' tokens() give them."},
+    {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
+     "tokens_13a(line) -> list of str: tokenize(line, '13a')."},
+    {"tokens_intl", (PyCFunction)tokens_intl, METH_O,
+     "tokens_intl(line) -> list of str: tokenize(line, 'intl')."},
+    {"set_intl_classes", (PyCFunction)set_intl_classes, METH_O,
+     "set_intl_classes(table): intl's classes, one byte per code point (1 P, 2 S, 4 N), from regex's tables."},
+    {"bleu_sentence", (PyCFunction)(void (*)(void))bleu_sentence, METH_FASTCALL,
+     "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth, smooth_value,\n"
+     "effective_order) -> (counts, totals, precisions, score, bp, sys_len, ref_len): sentence BLEU in one call."},
+    {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
+     "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
+     "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},
     {NULL, NULL, 0, NULL},
 };
 
-/* Per module object (one per interpreter that imports it): its References type. */
-typedef struct {
-    PyTypeObject *references_type;
-} ModuleState;
 
 static int
 add_limit(PyObject *m, const char *name, Py_ssize_t value)
@@ -846,6 +2212,12 @@ module_exec(PyObject *m)
     if (state->references_type == NULL) {
         return -1;
     }
+    state->builtin_sum = PyDict_GetItemString(PyEval_GetBuiltins(), "sum");
+    if (state->builtin_sum == NULL) {
+        PyErr_SetString(PyExc_ImportError, "no builtin sum");
+        return -1;
+    }
+    Py_INCREF(state->builtin_sum);
     if (PyModule_AddType(m, state->references_type) < 0
         || add_limit(m, "MAX_TOKENS", MAX_TOKENS) < 0
         || add_limit(m, "MAX_ORDER", MAX_ORDER) < 0) {
@@ -860,6 +2232,8 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
     ModuleState *state = PyModule_GetState(m);
     if (state != NULL) {  /* never NULL with m_size > 0; checked all the same */
         Py_VISIT(state->references_type);
+        Py_VISIT(state->builtin_sum);
+        Py_VISIT(state->intl_classes);
     }
     return 0;
 }
@@ -870,6 +2244,8 @@ module_clear(PyObject *m)
     ModuleState *state = PyModule_GetState(m);
     if (state != NULL) {
         Py_CLEAR(state->references_type);
+        Py_CLEAR(state->builtin_sum);
+        Py_CLEAR(state->intl_classes);
     }
     return 0;
 }
@@ -877,7 +2253,11 @@ module_clear(PyObject *m)
 static void
 module_free(void *m)
 {
+    ModuleState *state = PyModule_GetState((PyObject *)m);
     module_clear((PyObject *)m);
+    if (state != NULL) {
+        scratch_free(&state->scratch);
+    }
 }
 
 static PyModuleDef_Slot module_slots[] = {

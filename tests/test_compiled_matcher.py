@@ -177,19 +177,26 @@ def test_the_environment_variable_switches_to_pure_python(monkeypatch: pytest.Mo
 
 
 def test_metrics_built_with_references_keep_tokens_not_tables() -> None:
-    """references= holds every segment at once: the C tables (tens of KB each) are not kept."""
+    """references= holds every segment at once: the C tables (tens of KB each) are not kept, only
+    tokens, or with a tokenizer the extension runs itself (13a) the text."""
     from bleucli import BLEU, CHRF
     from bleucli.metrics.chrf import _StoredReferences as StoredCharactersAndWords
-    from bleucli.metrics.compiled import StoredReferences
+    from bleucli.metrics.compiled import StoredReferences, TextReferences
 
     refs = [["The cat sat.", "A dog"], ["The cat sits.", "The dog"]]
     bleu, chrf = BLEU(references=refs), CHRF(word_order=2, references=refs)
-    assert [type(info) for info in bleu._ref_cache] == [StoredReferences] * 2
+    char = BLEU(tokenize="char", references=refs)
+    assert [type(info) for info in bleu._ref_cache] == [TextReferences] * 2
+    assert [type(info) for info in char._ref_cache] == [StoredReferences] * 2
     assert [type(info) for info in chrf._ref_cache] == [StoredCharactersAndWords] * 2
-    assert bleu._ref_cache[0] == (["The", "cat", "sat", "."], ["The", "cat", "sits", "."])
+    assert bleu._ref_cache[0].texts == ("The cat sat.", "The cat sits.")
+    assert bleu._ref_cache[0].lengths == (4, 4)
+    assert bleu._ref_cache[0].matches(["The", "cat", "sat", "."], 4) == [4, 3, 2, 1]
+    assert char._ref_cache[0] == ("Thecatsat.", "Thecatsits.")
     assert chrf._ref_cache[1] == (("Adog", ["A", "dog"]), ("Thedog", ["The", "dog"]))
     hyps = ["The cat sat .", "the dog"]
     assert bleu.corpus_score(hyps).score == BLEU().corpus_score(hyps, refs).score
+    assert char.corpus_score(hyps).score == BLEU(tokenize="char").corpus_score(hyps, refs).score
     assert chrf.corpus_score(hyps).score == CHRF(word_order=2).corpus_score(hyps, refs).score
 
 
@@ -361,3 +368,19 @@ def test_every_token_limit_is_checked_at_its_boundary(small: ModuleType, words: 
             small.ngram_matches(hyp, refs, order)
         with pytest.raises(OverflowError, match=message):
             small.References(refs).matches(hyp, order)
+
+
+def test_the_compiled_bleu_paths_check_the_token_limits(small: ModuleType) -> None:
+    """bleu_statistics and bleu_sentence tokenize themselves: the same limits, counted on their tokens."""
+    at, past = " ".join(["a"] * SMALL_LIMIT), " ".join(["a"] * (SMALL_LIMIT + 1))
+    half = " ".join(["a"] * (SMALL_LIMIT // 2))
+    assert small.bleu_statistics([at], [(at,)], "13a", 2, False, False, True)[0][:4] == [20, 20, 20, 19]
+    assert small.bleu_statistics([at], [(half, half)], "13a", 2, False, False, False)[:2] == [20, 10]
+    for hyp, refs, message in ((past, (at,), "a sequence"), (at, (past,), "a sequence"),
+                               (at, (at, "a"), "references together")):
+        with pytest.raises(OverflowError, match=message):
+            small.bleu_statistics([hyp], [refs], "13a", 2, False, False, True)
+        with pytest.raises(OverflowError, match=message):
+            small.bleu_sentence(hyp, list(refs), "none", 2, False, False, "exp", None, True)
+    with pytest.raises(OverflowError, match="max_order"):
+        small.bleu_statistics(["a"], [("a",)], "13a", SMALL_LIMIT + 1, False, False, True)

@@ -314,13 +314,18 @@ class Metric(ABC, Generic[RefData]):
             for hyp, seg_refs in segments(hypotheses, refs):
                 yield self.single_use_statistics(hyp, seg_refs)
             return
+        statistics = self.segment_statistics
+        for hyp, info in self._cached_segments(hypotheses):
+            yield statistics(hyp, info)
+
+    def _cached_segments(self, hypotheses: Iterable[str]) -> Iterator[tuple[str, RefData]]:
+        """Each hypothesis with its segment's references kept at construction (``references=``)."""
         if self._ref_cache is None:
             raise InputError("no references given, and none were given when the metric was built")
-        statistics = self.segment_statistics
         for position, hyp, (info,) in _aligned(hypotheses, [self._ref_cache]):
             if not isinstance(hyp, str):
                 raise InputError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
-            yield statistics(hyp, info)
+            yield hyp, info
 
     def corpus_statistics(
         self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None

@@ -11,14 +11,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any, Protocol
 
 from ..errors import InputError, OptionError
+from ..executor import CHUNK_SEGMENTS
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
+from ..statistics import Statistics
 from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
-from .compiled import StoredReferences, Tokens, compiled_matcher
+from .compiled import StoredReferences, TextReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
 
@@ -27,6 +29,9 @@ DEFAULT_MAX_ORDER = BLEU_DEFAULTS.max_order
 
 #: Stand-in for log(0): drives the geometric mean, and so the score, to 0.
 _LOG_ZERO = -9999999999
+
+#: Tokenizers that the compiled extension runs itself (``bleu_statistics``, ``tokens_13a``...).
+COMPILED_TOKENIZERS = ("13a", "intl", "none")
 
 #: sacreBLEU warns when at least this many hypotheses end in " ." (looks tokenized).
 TOKENIZED_PERIOD_THRESHOLD = 100
@@ -165,6 +170,21 @@ def _bleu(
     return score, correct, total, precisions, bp
 
 
+def _compiled_tokens(tokenizer: str, lowercase: bool, line: str) -> list[str]:
+    """A line's tokens as BLEU makes them (lowercased if asked, right-stripped), by the extension."""
+    module = compiled_matcher()
+    assert module is not None  # only used by metrics made with the extension
+    return module.tokenize((line.lower() if lowercase else line).rstrip(), tokenizer)
+
+
+@cache
+def _install_intl_classes(compiled: Any) -> None:
+    """Give the extension intl's Unicode classes, once per process (and per module object)."""
+    from ..tokenizers.tok_intl import unicode_classes
+
+    compiled.set_intl_classes(unicode_classes())
+
+
 @cache
 def _ngram_totals(hyp_len: int, max_order: int) -> tuple[int, ...]:
     """How many n-grams of each order a hypothesis of ``hyp_len`` tokens has (cached: a few hundred lengths occur)."""
@@ -271,10 +291,35 @@ class BLEU(Metric[BLEURefData]):
         compiled = compiled_matcher()
         self._compiled_matches = None if compiled is None else compiled.ngram_matches
         self._compiled_references = None if compiled is None else compiled.References
+        #: a tokenizer the extension also has (the same tokens: tests/test_compiled_tokenizers.py):
+        #: chunks and sentence scores are then tokenized, counted and matched in C, without a str a token
+        self._compiled_tokenizer: str | None = None
+        self._compiled_statistics: Any = None
+        if compiled is not None and self.tokenize in COMPILED_TOKENIZERS:
+            self._compiled_tokenizer = self.tokenize
+            self._compiled_statistics = compiled.bleu_statistics
+            if self.tokenize == "13a":  # lists of str for the paths that keep reference tables
+                self._split = compiled.tokens_13a
+            elif self.tokenize == "intl":
+                _install_intl_classes(compiled)
+                self._split = compiled.tokens_intl
+        #: sentence scores in one C call (statistics and score); add-k stays in Python (it makes counts floats)
+        self._compiled_sentence: Any = None
+        if self._compiled_statistics is not None and smooth_method != "add-k":
+            self._compiled_sentence = compiled.bleu_sentence  # type: ignore[union-attr]
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
         super().__init__(references)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled in another process (dask workers, spawned processes): the extension there
+        needs intl's classes too before it tokenizes with intl."""
+        self.__dict__.update(state)
+        if state.get("_compiled_tokenizer") == "intl":
+            import importlib
+
+            _install_intl_classes(importlib.import_module(self._compiled_statistics.__module__))
 
     # -- statistics ---------------------------------------------------------------
     def _tokens(self, line: str) -> list[str]:
@@ -291,6 +336,8 @@ class BLEU(Metric[BLEURefData]):
         return self._characters(line.rstrip())
 
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> BLEURefData:
+        if self._compiled_tokenizer is not None and not shared:  # only references= keeps these
+            return TextReferences(references, partial(_compiled_tokens, self._compiled_tokenizer, self.lowercase))
         if self._compiled_references is not None:
             sequences = list(map(self._sequence, references))
             return self._compiled_references(sequences) if shared else StoredReferences(sequences)
@@ -304,6 +351,9 @@ class BLEU(Metric[BLEURefData]):
         """The statistics of :meth:`segment_statistics` against ``prepare_references(references, False)``,
         without building the prepared object: with the compiled matcher a one-system corpus and a
         sentence score take this path for every segment, where the object costs ~5% of the time."""
+        if self._compiled_statistics is not None:
+            return self._compiled_statistics([hypothesis], [references], self._compiled_tokenizer,
+                                             self.max_ngram_order, self.lowercase, self._shortest, True)[0]
         if self._compiled_matches is None:
             return self.segment_statistics(hypothesis, self.prepare_references(references, False))
         hyp = self._sequence(hypothesis)
@@ -313,6 +363,49 @@ class BLEU(Metric[BLEURefData]):
         ref_len = len(refs[0]) if len(refs) == 1 else (
             min(map(len, refs)) if self._shortest else closest_ref_len(hyp_len, map(len, refs)))
         return [hyp_len, ref_len, *self._compiled_matches(hyp, refs, order), *_ngram_totals(hyp_len, order)]
+
+    def _rows(
+        self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None
+    ) -> Iterator[list[Any]]:
+        if references is not None or self._compiled_statistics is None:
+            return super()._rows(hypotheses, references)
+        return self._text_reference_rows(hypotheses)
+
+    def _text_reference_rows(self, hypotheses: Iterable[str]) -> Iterator[list[Any]]:
+        """The rows against references kept as text (``references=``), chunk by chunk in C."""
+        statistics, tokenizer = self._compiled_statistics, self._compiled_tokenizer
+        hyps: list[str] = []
+        refs: list[tuple[str, ...]] = []
+        for hyp, info in self._cached_segments(hypotheses):
+            hyps.append(hyp)
+            refs.append(info.texts)  # type: ignore[attr-defined]  # TextReferences: made with the compiled tokenizer
+            if len(hyps) == CHUNK_SEGMENTS:
+                yield from statistics(hyps, refs, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
+                hyps, refs = [], []
+        if hyps:
+            yield from statistics(hyps, refs, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
+
+    def chunk_rows(
+        self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
+    ) -> list[list[list[Any]]]:
+        if self._compiled_statistics is None:
+            return super().chunk_rows(systems, references)
+        # Each system on its own: tokenizing a segment's references again in C costs less than
+        # the Python objects that sharing them across systems takes.
+        statistics, tokenizer = self._compiled_statistics, self._compiled_tokenizer
+        return [statistics(system, references, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
+                for system in systems]
+
+    def chunk_statistics(
+        self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
+    ) -> list[Statistics]:
+        if self._compiled_statistics is None or not references:
+            return super().chunk_statistics(systems, references)
+        statistics, tokenizer = self._compiled_statistics, self._compiled_tokenizer
+        segments = len(references)
+        return [Statistics(tuple(statistics(system, references, tokenizer, self.max_ngram_order, self.lowercase,
+                                            self._shortest, False)), segments)
+                for system in systems]
 
     def segment_statistics(self, hypothesis: str, references: BLEURefData) -> list[int]:
         hyp = self._sequence(hypothesis)
@@ -382,7 +475,39 @@ class BLEU(Metric[BLEURefData]):
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:
             warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
+        # The compiled path for a list or tuple of references (MBR and data filtering call this millions
+        # of times); the extension refuses a line that is not a str with TypeError, and then the checks
+        # of Metric.sentence_score give their errors.
+        if self._compiled_sentence is not None and type(references) in (list, tuple) and references:
+            try:
+                score = self._sentence(hypothesis, references)
+            except TypeError:
+                return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
+            self._nrefs = len(references)
+            return score
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
+
+    def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
+        if self._compiled_sentence is None or type(references) not in (list, tuple) or not references \
+                or not all(map(str.__instancecheck__, references)) or isinstance(hypotheses, str):
+            return super().sentence_scores(hypotheses, references)
+        hypotheses = list(hypotheses)
+        if not all(map(str.__instancecheck__, hypotheses)):
+            return super().sentence_scores(hypotheses, references)
+        self._nrefs = len(references)
+        sentence = self._sentence
+        return [sentence(hypothesis, references) for hypothesis in hypotheses]
+
+    def _sentence(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        """One sentence's score from the compiled path: statistics and the :func:`_bleu` arithmetic in C
+        (the same floats: ``tests/test_compiled_tokenizers.py``), the result object here."""
+        counts, totals, precisions, score, bp, sys_len, ref_len = self._compiled_sentence(
+            hypothesis, references, self._compiled_tokenizer, self.max_ngram_order, self.lowercase, self._shortest,
+            self.smooth_method, self.smooth_value, self.effective_order)
+        result = object.__new__(BLEUScore)  # BLEUScore._build without its call (a tenth of this path)
+        result.__dict__.update(name=self.name, score=score, signature=self.signature(len(references)), counts=counts,
+                               totals=totals, precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len)
+        return result
 
     def _signature_key(self) -> Any:
         return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,

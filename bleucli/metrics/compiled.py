@@ -24,6 +24,7 @@ and the char tokenizer) or a ``list`` of ``str`` tokens.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cache
 from types import ModuleType
 
@@ -57,6 +58,34 @@ class StoredReferences(tuple):
         module = _load()
         assert module is not None  # only made when the extension is in use
         return module.ngram_matches(hypothesis, self, max_order)
+
+
+class TextReferences:
+    """A segment's references as text, for a BLEU built with ``references=`` whose tokenizer the
+    extension runs itself: whole chunks of hypotheses are then scored by ``bleu_statistics`` against
+    the kept text, which also takes less memory than token lists. ``lengths`` and ``matches`` (the
+    protocol every kind of reference data follows) tokenize with ``tokens``, a picklable callable
+    giving the tokens of a reference line as the metric makes them.
+    """
+
+    __slots__ = ("texts", "lengths", "tokens")
+
+    def __init__(self, texts: tuple[str, ...], tokens: Callable[[str], list[str]]) -> None:
+        self.texts = texts
+        self.tokens = tokens
+        self.lengths = tuple(len(tokens(text)) for text in texts)
+
+    def __getstate__(self) -> tuple[tuple[str, ...], Callable[[str], list[str]], tuple[int, ...]]:
+        return self.texts, self.tokens, self.lengths
+
+    def __setstate__(self, state: tuple[tuple[str, ...], Callable[[str], list[str]], tuple[int, ...]]) -> None:
+        self.texts, self.tokens, self.lengths = state
+
+    def matches(self, hypothesis: Tokens, max_order: int) -> list[int]:
+        """Clipped matches of orders 1..max_order of a tokenized hypothesis."""
+        module = _load()
+        assert module is not None  # only made when the extension is in use
+        return module.ngram_matches(hypothesis, [self.tokens(text) for text in self.texts], max_order)
 
 
 def compiled_matcher() -> ModuleType | None:
