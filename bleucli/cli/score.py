@@ -22,11 +22,13 @@ from ..options import (
 from ..version import __version__
 from . import report
 from .metric_options import metric_options
-from .output import emit
+from .output import emit, emit_when_complete
 from .significance import significance_options
 from .testsets import testset_options
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterator
+
     from ..pipeline import Inputs, RunResult
 
 
@@ -194,9 +196,13 @@ def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: d
     output = options.output
     if result.sentences is not None:
         check_expected_signature(options.expect_signature, result.signatures)
-        for score in result.sentences:  # printed as computed, so `| head` stops the work early
-            emit(render.sentence(score, output))
-            notices.flush()
+
+        def lines() -> Iterator[str]:
+            for score in result.sentences or ():
+                yield render.sentence(score, output)
+                notices.flush()  # stderr: as they arise
+
+        emit_when_complete(lines())  # nothing on stdout unless every segment is scored
         notices.flush()
         return
     notices.flush()
