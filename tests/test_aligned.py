@@ -131,3 +131,17 @@ def test_default_columns_and_bad_rows(tmp_path: Path) -> None:
                  ["--aligned", str(tsv), "--columns", "1"], ["--aligned", str(tsv), "--columns", "1,1"]):
         code, message = error(args)
         assert code == 2 and message.count("\n") == 0, (args, message)
+
+
+@pytest.mark.slow
+def test_a_too_long_ter_segment_in_a_partition_is_named_and_nothing_printed(tmp_path: Path) -> None:
+    """The partition that fails is found in order: its file and line, exit 3, no score on stdout."""
+    tsv = tmp_path / "pairs.tsv"
+    rows = ["a b c\ta b d"] * 2500 + ["w " * 30 + "\tshort"] + ["a b\ta b"] * 10
+    tsv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    for extra in ([], ["-j", "2"]):
+        for mode in ([], ["-sl"]):
+            result = invoke(["--aligned", str(tsv), "-m", "ter", "--ter-max-words", "20", *mode, *extra])
+            assert result.exit_code == 3, (extra, mode, result.stderr)
+            assert result.stdout == ""
+            assert result.stderr.startswith(f"bleucli: error: {tsv} (column 1):2501: TER: hypothesis of 30 words")
