@@ -45,7 +45,7 @@ class RunResult(NamedTuple):
     system_names: Sequence[str] = ()
     #: ``corpus``: ``[system][metric]``
     scores: Sequence[Sequence[Score]] = ()
-    #: ``sentence``: produced as the input is read
+    #: ``sentence``: produced as the input is read (the CLI prints them once all are in)
     sentences: Iterator[Score] | None = None
     #: ``ci``: one per metric
     confidence: Sequence[Any] = ()

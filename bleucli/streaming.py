@@ -288,7 +288,7 @@ def sentence_scores(
     system_name: str,
     reference_names: Sequence[str],
 ) -> Iterator[Score]:
-    """One score per segment, produced as the input is read (so ``| head`` stops early)."""
+    """One score per segment, produced as the input is read (the CLI holds them until the last one is in)."""
     nrefs = len(references)
     segments = aligned_segments([system], references, [system_name], reference_names)
     for line, ((hyp,), refs) in enumerate(segments, 1):
