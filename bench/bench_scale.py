@@ -1,6 +1,6 @@
 """Scoring past one process: one process vs ``-j 2`` vs a 2-worker Dask LocalCluster vs shards + merge.
 
-    python bench/bench_scale.py [--sizes 100000,1000000] [--repeat 1] [--metrics bleu]
+    python bench/bench_scale.py [--sizes 100000,1000000] [--repeat 1] [--metrics bleu] [--aligned]
 
 Each row is a fresh ``python -m bleucli`` process, watched from here with
 psutil: wall time; CPU time (user + system) of the whole process tree, the
@@ -81,13 +81,28 @@ def measure(command: list[str], repeat: int) -> dict[str, object]:
 
 
 def _row(name: str, wall: float, cpu: float, rss: float, out: object) -> None:
-    print(f"{name:<34} {wall:>8.2f} {cpu:>8.2f} {rss:>14.0f}  {' '.join(out)}", flush=True)  # type: ignore[arg-type]
+    print(f"{name:<44} {wall:>8.2f} {cpu:>8.2f} {rss:>14.0f}  {' '.join(out)}", flush=True)  # type: ignore[arg-type]
 
 
-def bench_size(lines: int, metrics: list[str], repeat: int) -> set[str]:
+def aligned_corpus(hyp: Path, ref: Path) -> Path:
+    """The same segments as one TSV file (hypothesis, reference), next to the corpus."""
+    path = hyp.with_name(hyp.name.replace("hyp.", "aligned.", 1) + ".tsv")
+    if not path.exists():
+        with open(hyp, encoding="utf-8") as hyps, open(ref, encoding="utf-8") as refs, \
+                open(path, "w", encoding="utf-8") as out:
+            for h, r in zip(hyps, refs):
+                out.write(f"{h.rstrip()}\t{r.rstrip()}\n")
+    return path
+
+
+def bench_size(lines: int, metrics: list[str], repeat: int, aligned: bool) -> set[str]:
     hyp, ref = build_large_corpus(lines)
     base = [sys.executable, "-m", "bleucli", str(ref), "-i", str(hyp), "-m", *metrics, "-b"]
     rows = [("one process", base), ("-j 2", [*base, "-j", "2"]), ("--dask local:2", [*base, "--dask", "local:2"])]
+    if aligned:
+        tsv = [sys.executable, "-m", "bleucli", "--aligned", str(aligned_corpus(hyp, ref)), "-m", *metrics, "-b"]
+        rows += [("--aligned TSV, one process", tsv), ("--aligned TSV, -j 2", [*tsv, "-j", "2"]),
+                 ("--aligned TSV, --dask local:2", [*tsv, "--dask", "local:2"])]
     scores = set()
     for name, command in rows:
         result = measure(command, repeat)
@@ -123,12 +138,14 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000000", help="comma-separated corpus sizes in lines")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--metrics", default="bleu")
+    parser.add_argument("--aligned", action="store_true",
+                        help="also read the corpus as one --aligned TSV file (partitions read by the workers)")
     args = parser.parse_args()
     print_matcher()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-    print(f"{'run':<34} {'wall s':>8} {'CPU s':>8} {'tree RSS MB':>14}  score")
+    print(f"{'run':<44} {'wall s':>8} {'CPU s':>8} {'tree RSS MB':>14}  score")
     for size in (int(s) for s in args.sizes.split(",")):
-        scores = bench_size(size, args.metrics.split(","), args.repeat)
+        scores = bench_size(size, args.metrics.split(","), args.repeat, args.aligned)
         if len(scores) != 1:
             sys.exit(f"the runs disagree at {size:,} lines: {scores}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
