@@ -191,24 +191,31 @@ def _file_range_parts(
     Suspicious hypotheses (BLEU's tokenized periods) are counted in the tasks
     and reported here, once per system, when all parts are in.
     """
+    tasks, encoding = _plain_file_tasks(workers, streams)
+    arguments = ((ranges, len(streams.systems), encoding) for ranges in tasks)
+    yield from _collect_range_parts(workers, metrics, streams, _range_sums, arguments, tasks)
+
+
+def _plain_file_tasks(workers: Workers, streams: Streams) -> tuple[list[list[Any]], str]:
+    """The aligned line ranges of plain files, a task's worth each, and their encoding.
+
+    Lines are counted first, so unequal lengths and empty inputs are reported
+    before any scoring, with the same messages as when streaming.
+    """
     from .file_ranges import aligned_ranges, index_lines
 
-    systems, references = streams.systems, streams.references
     system_names, reference_names = streams.system_names, streams.reference_names
-    files: list[FileLines] = [*systems, *references]  # type: ignore[list-item]  # _plain_files checked
+    files: list[FileLines] = [*streams.systems, *streams.references]  # type: ignore[list-item]  # checked
     indexes = [index_lines(f.path, RANGE_LINES, f.max_line_bytes) for f in files]
     counts = [index.lines for index in indexes]
-    n_systems = len(systems)
     if len(set(counts)) > 1:
-        _report_lengths(counts, [*system_names, *reference_names], n_systems)
+        _report_lengths(counts, [*system_names, *reference_names], len(system_names))
     if counts[0] == 0:
         raise InputError(f"is empty (and so is {reference_names[0]})", system_names[0])
     for source, index in zip(files, indexes):
         if index.has_bom and source.notices is not None:
             source.notices.append(bom_notice(source.path))
-    tasks = list(aligned_ranges(indexes, _steps_per_task(counts[0], workers)))
-    arguments = ((ranges, n_systems, files[0].encoding) for ranges in tasks)
-    yield from _collect_range_parts(workers, metrics, streams, _range_sums, arguments, tasks)
+    return list(aligned_ranges(indexes, _steps_per_task(counts[0], workers))), files[0].encoding
 
 
 def _steps_per_task(lines: int, workers: Workers) -> int:
@@ -304,8 +311,9 @@ def parallel_sentence_scores(
 ) -> Iterator[Score]:
     """:func:`sentence_scores` computed by workers (``jobs`` processes or ``executor``), in input order.
 
-    An aligned file is read in partitions by the tasks themselves; other
-    inputs are read here and sent in chunks. Each segment's statistics are
+    Plain files and an aligned file are read in partitions (line ranges) by
+    the tasks themselves; other inputs (stdin, ``.gz``, a test set) are read
+    here and sent in chunks. Each segment's statistics are
     computed as :func:`sentence_scores` computes them, and scored here, so
     every number is the same as in one process.
     """
@@ -322,6 +330,10 @@ def parallel_sentence_scores(
             tasks = aligned_ranges([index], _steps_per_task(index.lines, workers))
             first_lines = [ranges[0].first_line for ranges in tasks]
             parts = workers.map(_aligned_range_sentences, ((ranges[0], aligned) for ranges in tasks))
+        elif _plain_files([*streams.systems, *streams.references]):
+            tasks, encoding = _plain_file_tasks(workers, streams)
+            first_lines = [ranges[0].first_line for ranges in tasks]
+            parts = workers.map(_range_sentences, ((ranges, encoding) for ranges in tasks))
         else:
             segments = aligned_segments(streams.systems, streams.references, *names)
             first_lines = None
@@ -348,6 +360,14 @@ def _chunk_sentences(metrics: Sequence[Metric[Any]], chunk: list[Any]) -> list[l
             exc.segment = i
             raise
     return rows
+
+
+def _range_sentences(metrics: Sequence[Metric[Any]], ranges: list[Any], encoding: str) -> list[list[Any]]:
+    """A task: read the same line range of the hypothesis and every reference file, then each segment's statistics."""
+    from .file_ranges import read_range
+
+    hyps, *refs = [read_range(line_range, encoding) for line_range in ranges]
+    return _chunk_sentences(metrics, [((hyp,), seg_refs) for hyp, seg_refs in zip(hyps, zip(*refs))])
 
 
 def _aligned_range_sentences(metrics: Sequence[Metric[Any]], line_range: Any, source: AlignedFile) -> list[list[Any]]:

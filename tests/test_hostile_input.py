@@ -167,12 +167,12 @@ def test_ter_long_segment_is_refused_with_file_and_line(tmp_path: Path) -> None:
     ref.write_text("a b c\n" * 1500 + "x y " * 100_000 + "\n" + "a b\n" * 3)
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a b c\n" * 1504)
-    for extra in ([], ["-j", "2"], ["-sl"], ["-ci"]):
+    for extra in ([], ["-j", "2"], ["-sl"], ["-sl", "-j", "2"], ["-ci"]):
         result = subprocess.run([sys.executable, "-m", "bleucli", str(ref), "-i", str(hyp), "-m", "ter", "-q",
                                  *extra], capture_output=True, env=_env(), timeout=TIMEOUT, preexec_fn=_limits())
         assert result.returncode == 3, (extra, result.stderr)
         assert result.stderr.startswith(f"bleucli: error: {ref}:1501: TER: reference of 200,000 words".encode())
-        assert result.stderr.count(b"\n") == 1
+        assert result.stderr.count(b"\n") == 1 and result.stdout == b""
 
 
 def test_ter_max_words_bounds_and_keeps_sacrebleu_numbers(tmp_path: Path) -> None:
