@@ -162,7 +162,8 @@ class NotCachedError(TestSetError):
 
 
 class UnsafeArchiveError(TestSetError):
-    """An archive member would escape the extraction directory or is not a plain file."""
+    """An archive member would escape the extraction directory or is not a plain file, or a test-set
+    file is hostile (an XML file declaring entities: XXE, entity bombs)."""
 
     def __init__(self, message: str, member: str | None = None) -> None:
         self.member = member

@@ -99,8 +99,9 @@ def aligned_ranges(indexes: list[LineIndex], steps_per_range: int = 1) -> list[l
     return result
 
 
-def read_range(line_range: LineRange, encoding: str) -> list[str]:
-    """The ``rstrip()``ped lines of a range, decoded and checked as the streaming reader does."""
+def read_range(line_range: LineRange, encoding: str, strip: bool = True) -> list[str]:
+    """The ``rstrip()``ped lines of a range (raw with ``strip=False``), decoded and checked as the streaming
+    reader does."""
     try:
         with open_binary(line_range.path) as handle:
             handle.seek(line_range.start)
@@ -115,9 +116,10 @@ def read_range(line_range: LineRange, encoding: str) -> list[str]:
         else:
             if lines[-1] == "":
                 lines.pop()
-            return [line.rstrip() for line in lines]
+            return [line.rstrip() for line in lines] if strip else lines
     raw_lines = data.split(b"\n")
     if raw_lines[-1] == b"":
         raw_lines.pop()
-    return [line.rstrip() for line in decode_lines(raw_lines, line_range.path, encoding, line_range.first_line)]
+    decoded = decode_lines(raw_lines, line_range.path, encoding, line_range.first_line)
+    return [line.rstrip() for line in decoded] if strip else list(decoded)
 

@@ -207,6 +207,10 @@ class InputOptions(Frozen):
     tsv: bool | None = None
     #: the longest input line accepted, in bytes (0: no limit); bounds memory on endless input
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    #: one TSV/JSONL file holding each segment's hypothesis and references (instead of refs and systems)
+    aligned: str | None = None
+    #: where they are in it: the hypothesis column, then the references (``()``: the kind's default)
+    columns: tuple[str, ...] = ()
 
 
 class TestSetOptions(Frozen):
@@ -272,7 +276,10 @@ class RunOptions(Frozen):
         return cls(
             inputs=InputOptions(refs=tuple(flags["refs"]), systems=tuple(flags["inputs"]),
                                 num_refs=flags["num_refs"], encoding=flags["encoding"], tsv=flags["tsv"],
-                                max_line_bytes=flags.get("max_line_bytes", DEFAULT_MAX_LINE_BYTES)),
+                                max_line_bytes=flags.get("max_line_bytes", DEFAULT_MAX_LINE_BYTES),
+                                aligned=flags.get("aligned"),
+                                columns=tuple(c.strip() for c in (flags.get("columns") or "").split(",")
+                                              if flags.get("columns"))),
             metrics=MetricOptions(tuple(flags["metrics"]), bleu, chrf, ter),
             significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
                                              flags["paired_ar_n"], seed),

@@ -45,7 +45,7 @@ class RunResult(NamedTuple):
     system_names: Sequence[str] = ()
     #: ``corpus``: ``[system][metric]``
     scores: Sequence[Sequence[Score]] = ()
-    #: ``sentence``: produced as the input is read
+    #: ``sentence``: produced as the input is read (the CLI prints them once all are in)
     sentences: Iterator[Score] | None = None
     #: ``ci``: one per metric
     confidence: Sequence[Any] = ()
@@ -67,7 +67,7 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
             result = run(options._replace(jobs=threads), metrics, inputs, cluster)
             # everything is computed before the cluster closes (sentences are not sent to it)
             return result
-    from .streaming import score_streams_multi, sentence_scores, stream_rows
+    from .streaming import parallel_sentence_scores, score_streams_multi, sentence_scores, stream_rows
 
     nrefs = len(inputs.references)
     signatures = [metric.signature(nrefs) for metric in metrics]
@@ -75,8 +75,13 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
     if mode == "sentence":
         if len(metrics) != 1 or len(inputs.systems) != 1:
             raise OptionError("--sentence-level scores one system with one metric")
-        sentences = sentence_scores(metrics[0], inputs.systems[0], inputs.references, inputs.system_names[0],
-                                    inputs.reference_names)
+        if options.dask is not None and executor is None:
+            sentences = _sentences_on_dask(options.dask, metrics[0], inputs)
+        elif executor is not None or options.jobs != 1:
+            sentences = parallel_sentence_scores(metrics[0], inputs, options.jobs, executor)
+        else:
+            sentences = sentence_scores(metrics[0], inputs.systems[0], inputs.references, inputs.system_names[0],
+                                        inputs.reference_names)
         return RunResult(mode, signatures, inputs.system_names, sentences=sentences)
     if mode == "corpus":
         scores = score_streams_multi(metrics, inputs.systems, inputs.references, inputs.system_names,
@@ -85,6 +90,15 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
     check_significance_systems(options, len(inputs.systems))
     rows = stream_rows(metrics, inputs, options.jobs, executor)
     return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin)
+
+
+def _sentences_on_dask(address: str, metric: Metric[Any], inputs: Inputs) -> Iterator[Score]:
+    """Sentence scores computed on a Dask cluster that stays up while they are read (and no longer)."""
+    from .executor import dask_executor
+    from .streaming import parallel_sentence_scores
+
+    with dask_executor(address) as (cluster, threads):
+        yield from parallel_sentence_scores(metric, inputs, threads, cluster)
 
 
 def check_significance_systems(options: RunOptions, n_systems: int) -> None:

@@ -13,9 +13,10 @@ from itertools import islice, repeat, zip_longest
 from operator import is_
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .aligned import AlignedFile, aligned_source
 from .errors import InputError, LengthMismatchError, SegmentTooLongError
 from .executor import CHUNK_SEGMENTS, Workers
-from .metrics.base import Metric, Score
+from .metrics.base import Metric, Score, chunks
 from .reading import FileLines, bom_notice
 from .statistics import Statistics, sum_rows, total
 
@@ -151,7 +152,10 @@ def stream_statistics(
     parent reads the segments and sends them in chunks.
     """
     with Workers(list(metrics), jobs, executor=executor) as workers:
-        if workers.parallel and _plain_files([*streams.systems, *streams.references]):
+        aligned = aligned_source([*streams.systems, *streams.references])
+        if workers.parallel and aligned is not None and aligned.seekable():
+            parts = _aligned_range_parts(workers, metrics, streams, aligned)  # partitions read by the tasks
+        elif workers.parallel and _plain_files([*streams.systems, *streams.references]):
             parts = _file_range_parts(workers, metrics, streams)  # names the line of a too-long segment itself
         else:
             parts = workers.map(_chunk_sums, streams.chunks(metrics))
@@ -224,28 +228,49 @@ def _file_range_parts(
     Suspicious hypotheses (BLEU's tokenized periods) are counted in the tasks
     and reported here, once per system, when all parts are in.
     """
+    tasks, encoding = _plain_file_tasks(workers, streams)
+    arguments = ((ranges, len(streams.systems), encoding) for ranges in tasks)
+    yield from _collect_range_parts(workers, metrics, streams, _range_sums, arguments, tasks)
+
+
+def _plain_file_tasks(workers: Workers, streams: Streams) -> tuple[list[list[Any]], str]:
+    """The aligned line ranges of plain files, a task's worth each, and their encoding.
+
+    Lines are counted first, so unequal lengths and empty inputs are reported
+    before any scoring, with the same messages as when streaming.
+    """
     from .file_ranges import aligned_ranges, index_lines
 
-    systems, references = streams.systems, streams.references
     system_names, reference_names = streams.system_names, streams.reference_names
-    files: list[FileLines] = [*systems, *references]  # type: ignore[list-item]  # _plain_files checked
+    files: list[FileLines] = [*streams.systems, *streams.references]  # type: ignore[list-item]  # checked
     indexes = [index_lines(f.path, RANGE_LINES, f.max_line_bytes) for f in files]
     counts = [index.lines for index in indexes]
-    n_systems = len(systems)
     if len(set(counts)) > 1:
-        _report_lengths(counts, [*system_names, *reference_names], n_systems)
+        _report_lengths(counts, [*system_names, *reference_names], len(system_names))
     if counts[0] == 0:
         raise InputError(f"is empty (and so is {reference_names[0]})", system_names[0])
     for source, index in zip(files, indexes):
         if index.has_bom and source.notices is not None:
             source.notices.append(bom_notice(source.path))
-    steps_per_task = max(1, min(MAX_TASK_LINES, counts[0] // (8 * workers.workers)) // RANGE_LINES)
-    tasks = list(aligned_ranges(indexes, steps_per_task))
+    return list(aligned_ranges(indexes, _steps_per_task(counts[0], workers))), files[0].encoding
+
+
+def _steps_per_task(lines: int, workers: Workers) -> int:
+    """Index steps per task: about eight tasks per worker, at most MAX_TASK_LINES lines each."""
+    return max(1, min(MAX_TASK_LINES, lines // (8 * workers.workers)) // RANGE_LINES)
+
+
+def _collect_range_parts(
+    workers: Workers, metrics: Sequence[Metric[Any]], streams: Streams, task: Any, arguments: Iterable[tuple],
+    tasks: Sequence[Sequence[Any]],
+) -> Iterator[list[list[Statistics]]]:
+    """Run range tasks in order; name the line of a too-long segment; report suspicious hypotheses at the end."""
+    system_names, reference_names = streams.system_names, streams.reference_names
+    n_systems = len(system_names)
     suspicious: list[list[Any]] = [[0] * n_systems for _ in metrics]
-    arguments = ((ranges, n_systems, files[0].encoding) for ranges in tasks)
     done = 0
     try:
-        for part, found in workers.map(_range_sums, arguments):
+        for part, found in workers.map(task, arguments):
             suspicious = [sum_rows([mine, more]) for mine, more in zip(suspicious, found)]
             yield part
             done += 1
@@ -254,6 +279,37 @@ def _file_range_parts(
     for metric, per_system in zip(metrics, suspicious):
         for count in per_system:
             metric.report_suspicious(count)
+
+
+def _aligned_range_parts(
+    workers: Workers, metrics: Sequence[Metric[Any]], streams: Streams, source: AlignedFile
+) -> Iterator[list[list[Statistics]]]:
+    """Chunk statistics of an aligned file, each task reading and parsing its own partition (line range)."""
+    from .file_ranges import aligned_ranges, index_lines
+
+    index = index_lines(source.path, RANGE_LINES, source.max_line_bytes)
+    if index.lines == 0:
+        raise InputError("is empty", source.path)
+    tasks = list(aligned_ranges([index], _steps_per_task(index.lines, workers)))
+    arguments = ((ranges[0], source) for ranges in tasks)
+    yield from _collect_range_parts(workers, metrics, streams, _aligned_range_sums, arguments, tasks)
+
+
+def read_aligned_range(line_range: Any, source: AlignedFile) -> tuple[list[list[str]], list[tuple[str, ...]]]:
+    """A partition of an aligned file: its hypothesis column(s) and each segment's references."""
+    from .file_ranges import read_range
+
+    rows = list(source.rows(read_range(line_range, source.encoding, strip=False), line_range.first_line))
+    return [[row[0] for row in rows]], [tuple(row[1:]) for row in rows]
+
+
+def _aligned_range_sums(
+    metrics: Sequence[Metric[Any]], line_range: Any, source: AlignedFile
+) -> tuple[list[list[Statistics]], list[list[int]]]:
+    """A task: read one partition of an aligned file, then its statistics and suspicious counts."""
+    systems, refs = read_aligned_range(line_range, source)
+    suspicious = [[metric.count_suspicious(hyps) for hyps in systems] for metric in metrics]
+    return [metric.chunk_statistics(systems, refs) for metric in metrics], suspicious
 
 
 def _range_sums(
@@ -275,7 +331,7 @@ def sentence_scores(
     system_name: str,
     reference_names: Sequence[str],
 ) -> Iterator[Score]:
-    """One score per segment, produced as the input is read (so ``| head`` stops early)."""
+    """One score per segment, produced as the input is read (the CLI holds them until the last one is in)."""
     nrefs = len(references)
     segments = aligned_segments([system], references, [system_name], reference_names)
     for line, ((hyp,), refs) in enumerate(segments, 1):
@@ -284,6 +340,76 @@ def sentence_scores(
         except SegmentTooLongError as exc:
             raise exc.at([system_name], list(reference_names), line) from None
         yield metric.score_from_statistics(statistics, nrefs)
+
+
+def parallel_sentence_scores(
+    metric: Metric[Any], streams: Streams, jobs: int = 1, executor: Executor | None = None
+) -> Iterator[Score]:
+    """:func:`sentence_scores` computed by workers (``jobs`` processes or ``executor``), in input order.
+
+    Plain files and an aligned file are read in partitions (line ranges) by
+    the tasks themselves; other inputs (stdin, ``.gz``, a test set) are read
+    here and sent in chunks. Each segment's statistics are
+    computed as :func:`sentence_scores` computes them, and scored here, so
+    every number is the same as in one process.
+    """
+    nrefs = len(streams.references)
+    names = (streams.system_names, streams.reference_names)
+    with Workers([metric], jobs, executor=executor) as workers:
+        aligned = aligned_source([*streams.systems, *streams.references])
+        if aligned is not None and aligned.seekable():
+            from .file_ranges import aligned_ranges, index_lines
+
+            index = index_lines(aligned.path, RANGE_LINES, aligned.max_line_bytes)
+            if index.lines == 0:
+                raise InputError("is empty", aligned.path)
+            tasks = aligned_ranges([index], _steps_per_task(index.lines, workers))
+            first_lines = [ranges[0].first_line for ranges in tasks]
+            parts = workers.map(_aligned_range_sentences, ((ranges[0], aligned) for ranges in tasks))
+        elif _plain_files([*streams.systems, *streams.references]):
+            tasks, encoding = _plain_file_tasks(workers, streams)
+            first_lines = [ranges[0].first_line for ranges in tasks]
+            parts = workers.map(_range_sentences, ((ranges, encoding) for ranges in tasks))
+        else:
+            segments = aligned_segments(streams.systems, streams.references, *names)
+            first_lines = None
+            parts = workers.map(_chunk_sentences, ((chunk,) for chunk in chunks(segments, CHUNK_SEGMENTS)))
+        done = 0
+        try:
+            for rows in parts:
+                for statistics in rows:
+                    yield metric.score_from_statistics(statistics, nrefs)
+                done += 1
+        except SegmentTooLongError as exc:  # results come in order: the failed task is number `done`
+            first = first_lines[done] if first_lines is not None else done * CHUNK_SEGMENTS + 1
+            raise exc.at(*names, first) from None
+
+
+def _chunk_sentences(metrics: Sequence[Metric[Any]], chunk: list[Any]) -> list[list[Any]]:
+    """A task: each segment's statistics, as :func:`sentence_scores` computes them."""
+    metric = metrics[0]
+    rows = []
+    for i, ((hyp, *_), refs) in enumerate(chunk):
+        try:
+            rows.append(metric.single_use_statistics(hyp, refs))
+        except SegmentTooLongError as exc:
+            exc.segment = i
+            raise
+    return rows
+
+
+def _range_sentences(metrics: Sequence[Metric[Any]], ranges: list[Any], encoding: str) -> list[list[Any]]:
+    """A task: read the same line range of the hypothesis and every reference file, then each segment's statistics."""
+    from .file_ranges import read_range
+
+    hyps, *refs = [read_range(line_range, encoding) for line_range in ranges]
+    return _chunk_sentences(metrics, [((hyp,), seg_refs) for hyp, seg_refs in zip(hyps, zip(*refs))])
+
+
+def _aligned_range_sentences(metrics: Sequence[Metric[Any]], line_range: Any, source: AlignedFile) -> list[list[Any]]:
+    """A task: read one partition of an aligned file, then each segment's statistics."""
+    systems, refs = read_aligned_range(line_range, source)
+    return _chunk_sentences(metrics, [((hyp,), seg_refs) for hyp, seg_refs in zip(systems[0], refs)])
 
 
 def _length_error(row: tuple, done: int, iterators: list[Iterator[str]], names: Sequence[str], n_systems: int) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, REPO
+from fast_subset import slow_except
 
 MEMORY_CEILING = 1 << 30  # 1 GiB of address space for every child process
 TIMEOUT = 60
@@ -166,12 +167,12 @@ def test_ter_long_segment_is_refused_with_file_and_line(tmp_path: Path) -> None:
     ref.write_text("a b c\n" * 1500 + "x y " * 100_000 + "\n" + "a b\n" * 3)
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a b c\n" * 1504)
-    for extra in ([], ["-j", "2"], ["-sl"], ["-ci"]):
+    for extra in ([], ["-j", "2"], ["-sl"], ["-sl", "-j", "2"], ["-ci"]):
         result = subprocess.run([sys.executable, "-m", "bleucli", str(ref), "-i", str(hyp), "-m", "ter", "-q",
                                  *extra], capture_output=True, env=_env(), timeout=TIMEOUT, preexec_fn=_limits())
         assert result.returncode == 3, (extra, result.stderr)
         assert result.stderr.startswith(f"bleucli: error: {ref}:1501: TER: reference of 200,000 words".encode())
-        assert result.stderr.count(b"\n") == 1
+        assert result.stderr.count(b"\n") == 1 and result.stdout == b""
 
 
 def test_ter_max_words_bounds_and_keeps_sacrebleu_numbers(tmp_path: Path) -> None:
@@ -242,3 +243,26 @@ def test_relative_cache_dir_in_the_environment_is_refused(tmp_path: Path) -> Non
     flag = subprocess.run([sys.executable, "-m", "bleucli", "cache", "path", "--cache-dir", "here"],
                           capture_output=True, cwd=tmp_path, env=_env(), timeout=TIMEOUT)
     assert flag.returncode == 0 and flag.stdout.decode().strip() == str(tmp_path / "here")
+
+
+# --- issue 17: -sl prints nothing when a later segment ends the run with an error ---------------------------
+
+
+@pytest.mark.parametrize("failure", slow_except(["ter-too-long", "fewer-lines", "undecodable"], {"ter-too-long"}))
+def test_sentence_level_prints_nothing_when_a_later_segment_fails(tmp_path: Path, failure: str) -> None:
+    """A pipe must not read 4,000 sentence scores and then an exit code of 3: every segment is checked
+    before the first line is written (the scores are held in a spooled file, bounded in memory)."""
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    # 4,000 lines: more than the reader's first 64 KiB block, so the last line is read after the first score
+    ref.write_text("the cat sat on the mat\n" * 4000 + "a b c d e f g h\n", encoding="utf-8")
+    hyp_bytes = b"the cat is on the mat\n" * 4000 + b"a b c\n"
+    metric = ["-m", "ter", "--ter-max-words", "7"] if failure == "ter-too-long" else ["-m", "bleu"]
+    if failure == "fewer-lines":
+        hyp_bytes = hyp_bytes[: -len(b"a b c\n")]
+    elif failure == "undecodable":
+        hyp_bytes += b"caf\xe9\n"
+        ref.write_text(ref.read_text() + "cafe\n", encoding="utf-8")
+    hyp.write_bytes(hyp_bytes)
+    result = _bash(f"{sys.executable} -m bleucli {ref} -i {hyp} {' '.join(metric)} -sl | cat")
+    assert result.stdout.decode().splitlines() == ["rc=3"], result.stdout[:300]
+    assert result.stderr.startswith(b"bleucli: error: ") and result.stderr.count(b"\n") == 1, result.stderr

@@ -15,29 +15,70 @@ import pytest
 
 from bleucli.errors import OptionError
 from bleucli.metrics.bleu import BLEU
+from bleucli.tokenizers import get_tokenizer
 from conftest import invoke
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 from regenerate_mteval import data  # noqa: E402
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "mteval_bp.json").read_text(encoding="utf-8"))
-MTEVAL_RUN = {"v13a-closest": "closest", "v13a-shortest": "shortest", "v11b": "shortest"}
+#: mteval run -> bleucli's (tokenizer, reference length)
+MTEVAL_RUN = {"v13a-closest": ("13a", "closest"), "v13a-shortest": ("13a", "shortest"), "v11b": ("11b", "shortest")}
+FAST_CASE = ("wmt21-en-de", "all")
+CASES = [pytest.param(test_set, subset, marks=[] if (test_set, subset) == FAST_CASE else [pytest.mark.slow])
+         for test_set, runs in GOLDEN["scores"].items() for subset in runs]
 
 
-@pytest.mark.parametrize("subset", ["all", "ascii-space"])
-def test_four_decimals_of_mteval(subset: str) -> None:
-    refs, systems = data(subset)
+@pytest.mark.parametrize("test_set, subset", CASES)
+def test_four_decimals_of_mteval(test_set: str, subset: str) -> None:
+    refs, systems = data(test_set, subset)
     checked = 0
-    for system, runs in GOLDEN["scores"][subset].items():
+    for system, runs in GOLDEN["scores"][test_set][subset].items():
         for run, expected in runs.items():
-            score = BLEU(tokenize="13a", ref_length=MTEVAL_RUN[run]).corpus_score(systems[system], refs)
+            tokenize, ref_length = MTEVAL_RUN[run]
+            score = BLEU(tokenize=tokenize, ref_length=ref_length).corpus_score(systems[system], refs)
             assert f"{score.score / 100:.4f}" == expected, (system, run)
             checked += 1
-    assert checked == (12 if subset == "all" else 18)
+    assert checked == 3 * len(systems)
+
+
+def test_v11b_differs_from_13a_only_through_non_ascii_spaces() -> None:
+    """The goldens hold a case where mteval-v11b's number is not mteval-v13a-shortest's: bytes, not UTF-8."""
+    runs = GOLDEN["scores"]["wmt21-en-de"]
+    assert runs["all"]["Online-W"]["v11b"] != runs["all"]["Online-W"]["v13a-shortest"]
+    assert all(r["v11b"] == r["v13a-shortest"] for r in runs["ascii-space"].values())
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("Das kostet 10\u00a0000 Euro.", ["Das", "kostet", "10\u00a0000", "Euro", "."]),
+    ("3.5\u00a0%, a\u3000b", ["3.5\u00a0", "%", ",", "a\u3000b"]),
+    ("x\x1cy &amp; <skipped>z", ["x\x1cy", "&", "z"]),
+    ("plain, ASCII 1.5-2", ["plain", ",", "ASCII", "1.5", "-", "2"]),
+])
+def test_11b_splits_on_ascii_whitespace_only(text: str, tokens: list[str]) -> None:
+    assert get_tokenizer("11b").tokens(text) == tokens
+    assert get_tokenizer("13a").tokens(text.replace("\u00a0", " ").replace("\u3000", " ").replace("\x1c", " ")) \
+        == [part for token in tokens for part in token.replace("\u00a0", " ").replace("\u3000", " ")
+            .replace("\x1c", " ").split()]
+
+
+def test_cli_reproduces_mteval_v11b(tmp_path: Path) -> None:
+    refs, systems = data("wmt21-en-de")
+    files = []
+    for i, ref in enumerate(refs):
+        files.append(tmp_path / f"ref{i}")
+        files[-1].write_text("\n".join(ref) + "\n", encoding="utf-8")
+    hyp = tmp_path / "hyp"
+    hyp.write_text("\n".join(systems["Online-W"]) + "\n", encoding="utf-8")
+    result = invoke([*map(str, files), "-i", str(hyp), "-tok", "11b", "--ref-length", "shortest", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert f"{record['unrounded_score'] / 100:.4f}" == GOLDEN["scores"]["wmt21-en-de"]["all"]["Online-W"]["v11b"]
+    assert "|tok:11b|" in record["signature"] and "|reflen:shortest|" in record["signature"]
 
 
 def test_goldens_show_the_two_rules_differ() -> None:
-    runs = GOLDEN["scores"]["all"]["UEdin-cut"]
+    runs = GOLDEN["scores"]["wmt21-en-de"]["all"]["UEdin-cut"]
     assert runs["v13a-closest"] != runs["v13a-shortest"]
 
 

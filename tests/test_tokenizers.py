@@ -86,13 +86,13 @@ def test_zh_regex_and_predicate_agree() -> None:
 
 def test_registry() -> None:
     assert available_tokenizers() == ["none", "13a", "intl", "char", "zh", "ja-mecab", "ko-mecab", "flores101",
-                                      "spm", "flores200", "spBLEU-1K"]
+                                      "spm", "flores200", "spBLEU-1K", "11b"]
     assert default_tokenizer_for("zh") == "zh" and default_tokenizer_for("de") == "13a"
     assert default_tokenizer_for("ja") == "ja-mecab" and default_tokenizer_for("ko") == "ko-mecab"
     assert default_tokenizer_for(None) == "13a"
     with pytest.raises(OptionError, match="unknown tokenizer 'x'"):
         get_tokenizer("x")
-    for name in ["none", "13a", "intl", "char", "zh"]:  # the others need extras (test_mecab_tokenizers.py)
+    for name in ["none", "13a", "intl", "char", "zh", "11b"]:  # the others need extras (test_mecab_tokenizers.py)
         assert get_tokenizer(name).signature == name
 
 

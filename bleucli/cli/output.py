@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import errno
 import sys
+from collections.abc import Iterable
 from typing import BinaryIO
+
+#: Held output stays in memory up to this size, then goes to a temporary file.
+HOLD_IN_MEMORY_BYTES = 8 << 20
+_COPY_BYTES = 1 << 20
 
 
 def emit(text: str) -> None:
@@ -43,3 +48,31 @@ def write_all(stream: BinaryIO, data: bytes) -> None:
         if written >= len(view):
             return
         view = view[written:]
+
+
+def emit_when_complete(lines: Iterable[str]) -> None:
+    """Write ``lines`` to stdout only once all of them have been produced.
+
+    For ``-sl``: a segment that fails late (a line-count mismatch, a byte that
+    does not decode, a TER segment over ``--ter-max-words``) must not leave a
+    pipe with thousands of scores followed by exit 3. The lines are held in a
+    spooled temporary file (memory up to ``HOLD_IN_MEMORY_BYTES``, then disk),
+    so memory stays bounded for any corpus; if producing them raises, nothing
+    is written. The price: the first line appears when the last is computed.
+    """
+    import tempfile
+
+    with tempfile.SpooledTemporaryFile(max_size=HOLD_IN_MEMORY_BYTES) as held:
+        for text in lines:
+            held.write((text + "\n").encode("utf-8"))
+        held.seek(0)
+        if sys.stdout is None:
+            raise OSError(errno.EBADF, "standard output is closed")
+        buffer = getattr(sys.stdout, "buffer", None)
+        sys.stdout.flush()
+        while block := held.read(_COPY_BYTES):
+            if buffer is not None:
+                write_all(buffer, block)
+            else:  # a text-only stream (some embedding environments)
+                sys.stdout.write(block.decode("utf-8"))
+        (buffer if buffer is not None else sys.stdout).flush()

@@ -23,11 +23,13 @@ from ..version import __version__
 from . import report
 from .help import GroupedCommand
 from .metric_options import metric_options
-from .output import emit
+from .output import emit, emit_when_complete
 from .significance import significance_options
 from .testsets import testset_options
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterator
+
     from ..pipeline import Inputs, RunResult
 
 
@@ -63,6 +65,12 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
                    "number of tabs differs are an error), or --no-tsv: one system whose lines may hold tabs.")
 @click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
               help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
+@click.option("--aligned", metavar="FILE", default=None, type=click.Path(dir_okay=False, allow_dash=False),
+              help="Read hypotheses and references from one file: TSV, or JSON lines when FILE ends in .jsonl "
+                   "(.gz too). With -j/--dask the workers read it in partitions. Replaces REF... and -i.")
+@click.option("--columns", metavar="HYP,REF[,REF...]", default=None,
+              help="Where --aligned keeps the hypothesis and the references: field numbers from 1 for TSV "
+                   "[default: 1,2], keys for JSON lines [default: hyp,ref].")
 @click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
               help="Tokenizer [default: 13a; zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean targets].")
 @click.option("--spm-model", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -204,6 +212,13 @@ def _open_inputs(options: RunOptions, data: Any, notices: Notices, full: list[li
     from ..pipeline import Inputs
     from . import testsets as tscli
 
+    if options.inputs.aligned is not None:
+        from ..aligned import AlignedFile, open_aligned
+
+        source = AlignedFile.build(options.inputs.aligned, options.inputs.columns, options.inputs.encoding,
+                                   options.inputs.max_line_bytes)
+        hyp_column, ref_columns = open_aligned(source, notices.pending)
+        return Inputs(source.system_names, hyp_column, source.reference_names, ref_columns)
     if data is not None:
         reference_names, references = tscli.reference_names(data), data.references
     else:
@@ -242,9 +257,13 @@ def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: d
     output = options.output
     if result.sentences is not None:
         check_expected_signature(options.expect_signature, result.signatures)
-        for score in result.sentences:  # printed as computed, so `| head` stops the work early
-            emit(render.sentence(score, output))
-            notices.flush()
+
+        def lines() -> Iterator[str]:
+            for score in result.sentences or ():
+                yield render.sentence(score, output)
+                notices.flush()  # stderr: as they arise
+
+        emit_when_complete(lines())  # nothing on stdout unless every segment is scored
         notices.flush()
         return
     notices.flush()
@@ -278,6 +297,14 @@ class Notices:
 
 def _check_conflicts(options: RunOptions) -> None:
     systems = options.inputs.systems
+    if options.inputs.columns and options.inputs.aligned is None:
+        raise click.UsageError("--columns describes an --aligned file")
+    if options.inputs.aligned is not None:
+        given = [flag for flag, used in (("REF...", options.inputs.refs), ("-i", systems),
+                                         ("-t", options.testset.test_set), ("--tsv", options.inputs.tsv),
+                                         ("-nr", options.inputs.num_refs != 1)) if used]
+        if given:
+            raise click.UsageError(f"--aligned holds the hypotheses and references: {given[0]} cannot be used with it")
     if options.sentence_level and len(systems) > 1:
         raise click.UsageError("--sentence-level scores one system: give a single -i file")
     if options.sentence_level and options.inputs.tsv:

@@ -68,6 +68,8 @@ def _stats(flags: dict[str, Any]) -> int:
         if isinstance(metric, BLEU):
             resolved = resolved._replace(bleu=resolved.bleu._replace(tokenize=metric.tokenize))
     files = [*inputs.system_names, *inputs.reference_names] if data is None else list(inputs.system_names)
+    if options.inputs.aligned is not None:
+        files = [options.inputs.aligned]
     document = shard_document(
         resolved, data.signature_fields() if data is not None else None, metrics, sums, inputs.system_names,
         inputs.reference_names, len(inputs.references), flags["offset"],

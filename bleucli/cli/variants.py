@@ -26,7 +26,7 @@ from ..options import (
     TEXYGEN_MAX_ORDER,
     TEXYGEN_SAMPLE_SIZE,
 )
-from .output import emit
+from .output import emit, emit_when_complete
 
 FORMAT_OPTION = click.option("-f", "--format", "output_format", type=click.Choice(["json", "text"]), default="json",
                              show_default=True, help="Output format.")
@@ -282,8 +282,9 @@ def gleu_command(references: tuple[str, ...], hypothesis: str, source: str, orde
         from ..render.variants import sentence_gleu_line
         from ..variants.gleu import jfleg_sentence_gleu
 
-        for number, sentence in enumerate(jfleg_sentence_gleu(hyps, streams[:-1], streams[-1], order, sampling), 1):
-            emit(sentence_gleu_line(number, sentence.to_dict(), output_format, width))
+        sentences = jfleg_sentence_gleu(hyps, streams[:-1], streams[-1], order, sampling)
+        emit_when_complete(sentence_gleu_line(number, sentence.to_dict(), output_format, width)
+                           for number, sentence in enumerate(sentences, 1))
         return
     result = jfleg_gleu(hyps, streams[:-1], streams[-1], order=order, iterations=iterations, sampling=sampling)
     _print(output_format, width, short, result, result.details(width))

@@ -149,12 +149,14 @@ def ensure_download(ctx: CacheContext, download: Download) -> Path:
     """The verified local copy of a download, fetching it if missing or damaged.
 
     A copy in sacreBLEU's cache that matches the registry's checksum is used
-    before the network (also with ``offline``).
+    before the network (also with ``offline``), whether our own copy is
+    missing or damaged: it replaces a damaged one by rename, so an offline
+    machine with an intact sacreBLEU cache repairs itself.
     """
     path = download_path(ctx, download)
     if path.is_file() and not path.is_symlink() and _verify_download_file(path, download):
         return path
-    if not path.exists() and _copy_from_sacrebleu(ctx, download, path):
+    if not path.is_dir() and _copy_from_sacrebleu(ctx, download, path):
         return path
     if ctx.offline:
         state = "is damaged" if path.exists() else "is not cached"

@@ -24,6 +24,7 @@ _REGISTRY: dict[str, str] = {
     "spm": "tok_spm:SpmTokenizer",
     "flores200": "tok_spm:Flores200Tokenizer",
     "spBLEU-1K": "tok_spm:SpBLEU1KTokenizer",
+    "11b": "tok_11b:Tokenizer11b",  # bleucli's: NIST mteval-v11b (bytes, ASCII whitespace)
 }
 
 #: Tokenizer chosen by the target language when none is given (sacreBLEU's rule). A tokenizer

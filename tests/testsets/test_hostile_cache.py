@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -195,3 +196,24 @@ def test_a_damaged_sacrebleu_copy_is_not_used(env, corpus, tmp_path):
     assert offline.returncode == 5 and b"not cached" in offline.stderr, offline.stderr
     online = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"], {"SACREBLEU": str(sacrebleu_root)})
     assert online.returncode == 0 and len(env.server.gets("mtnt.tar.gz")) == 1, online.stderr
+
+
+def test_offline_a_damaged_own_copy_is_replaced_from_the_sacrebleu_cache(env, corpus, tmp_path):
+    """Issue 17: with --offline, a damaged archive in bleucli's cache is repaired from sacreBLEU's read-only cache."""
+    sacrebleu_root = _sacrebleu_cache(tmp_path, corpus)
+    before = _tree(sacrebleu_root)
+    filled = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src"])
+    assert filled.returncode == 0, filled.stderr
+    archives = [p for p in (env.cache / "downloads").rglob("mtnt.tar.gz") if p.is_file()]
+    assert len(archives) == 1
+    good = archives[0].read_bytes()
+    archives[0].write_bytes(good[: len(good) // 2])  # a damaged copy of our own
+    for derived in (env.cache / "testsets", archives[0].parent / "extracted"):
+        shutil.rmtree(derived)  # so that the archive is needed again
+    result = run(env, ["-t", "toy-tsv", "-l", "en-de", "--echo", "src", "--offline"],
+                 {"SACREBLEU": str(sacrebleu_root)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().splitlines() == [s.rstrip() for s in corpus.src]
+    assert archives[0].read_bytes() == good
+    assert _tree(sacrebleu_root) == before  # read only
+    assert len(env.server.gets("mtnt.tar.gz")) == 1  # the first fill only

@@ -1,8 +1,12 @@
 """The WMT XML format (WMT21 onwards): source, references and system outputs in one file.
 
-Read with the standard library's ElementTree (expat: no external entities are
-fetched and "billion laughs" expansions are refused). The semantics follow
-sacreBLEU's reader:
+Read with the standard library's ElementTree after a check of the prolog: a
+document that declares any entity is refused (:class:`UnsafeArchiveError`,
+exit 6). WMT XML files have no DTD; an entity declaration is how a hostile
+file reads local files or URLs (XXE) or expands without bound ("billion
+laughs"), and expat refuses those expansions only from version 2.4.1 on, which
+depends on how Python was built. An external DTD named by a DOCTYPE is never
+loaded. The semantics follow sacreBLEU's reader:
 
 * documents with a ``testsuite`` attribute are skipped;
 * segments are taken in increasing integer ``id`` order, and a segment is
@@ -23,7 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, UnsafeArchiveError
 from ..registry import PairSpec, TestSet
 from . import ProcessedPair, Reader
 from ._text import clean
@@ -37,10 +41,46 @@ def _segments(element: Any, path: str) -> dict[int, str]:
     return {int(seg.get("id")): seg.text or "" for seg in element.findall(path)}
 
 
+class _RootReached(Exception):
+    """The prolog (where every entity declaration must be) has been read without finding one."""
+
+
+def refuse_entity_declarations(data: bytes, where: str) -> None:
+    """Raise :class:`UnsafeArchiveError` if the document declares an entity (internal, external or parameter).
+
+    Declarations can only stand in the DTD, before the root element, so expat
+    reads the prolog alone and stops at the first element: the check costs
+    nothing on a real test set and runs before anything is expanded. Syntax
+    errors are left to the real parse, which reports them as bad input.
+    """
+    from xml.parsers import expat
+
+    def declared(name: str, is_parameter: int, value: str | None, base: str | None, system_id: str | None,
+                 *_rest: Any) -> None:
+        kind = "external" if system_id else "internal"
+        sign = "%" if is_parameter else "&"
+        raise UnsafeArchiveError(
+            f"{where}: refusing an XML test set that declares the {kind} entity {sign}{name}; (test sets have no "
+            "DTD; entities can read local files or URLs, or expand without bound)", member=where)
+
+    def root(*_args: Any) -> None:
+        raise _RootReached
+
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.EntityDeclHandler = declared
+    parser.StartElementHandler = root
+    try:
+        parser.Parse(data, True)
+    except (_RootReached, expat.ExpatError):
+        return
+
+
 def unwrap(data: bytes, where: str) -> tuple[dict[str, list[str]], list[str]]:
     """Fields (uncleaned) and per-segment filter records of one WMT XML file."""
     import xml.etree.ElementTree as ET
 
+    refuse_entity_declarations(data, where)
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:
