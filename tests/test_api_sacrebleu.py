@@ -275,8 +275,9 @@ def test_corpus_score_n_bootstrap_against_sacrebleu(name: str, monkeypatch: pyte
 
 def test_class_constants_and_compute_bleu_are_sacrebleus() -> None:
     assert BLEU.TOKENIZER_DEFAULT == "13a"
+    # sacreBLEU's tokenizers, and bleucli's one addition: NIST mteval-v11b's (-tok 11b)
     assert {"none", "13a", "intl", "char", "zh", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200",
-            "spBLEU-1K"} == set(BLEU.TOKENIZERS)
+            "spBLEU-1K", "11b"} == set(BLEU.TOKENIZERS)
     assert BLEU.SMOOTH_DEFAULTS == {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
     assert (CHRF.CHAR_ORDER, CHRF.WORD_ORDER, CHRF.BETA) == (6, 0, 2)
     score = BLEU.compute_bleu([5, 3, 2, 1], [6, 5, 4, 3], 6, 7)  # frozen from sacreBLEU 2.6.0
