@@ -16,7 +16,7 @@ from .report import EXIT_CODE_MEANINGS
 
 #: (section title, parameter names) in the order they are shown; parameter names as click knows them.
 SECTIONS: list[tuple[str, list[str]]] = [
-    ("Input", ["inputs", "num_refs", "encoding", "tsv", "max_line_bytes"]),
+    ("Input", ["inputs", "num_refs", "encoding", "tsv", "aligned", "columns", "max_line_bytes"]),
     ("Standard test sets", ["test_set", "langpair", "echo", "list_sets", "citation", "download", "origlang",
                             "subset", "cache_dir", "offline", "testsets_registry"]),
     ("Metrics", ["metrics"]),
