@@ -1,6 +1,6 @@
 """Instructions executed by bleucli and sacreBLEU 2.6 on the same command lines, side by side.
 
-    python bench/bench_instructions.py [--chrf]
+    python bench/bench_instructions.py [--chrf] [--before CHECKOUT] [--no-sacrebleu]
 
 CPU time on a shared VM varies by up to 2x between identical runs, which hides
 changes of 5-10%. The number of instructions a run executes does not:
@@ -10,11 +10,19 @@ a proxy, not a time: it ignores cache misses and branch mispredictions, so
 ratios of instructions and of CPU time agree only roughly. Each command runs
 once per tool in a fresh process (start-up included), about 50x slower than
 natively. Needs ``valgrind`` on the PATH and sacreBLEU installed.
+
+``--before CHECKOUT`` adds a column for another checkout of bleucli (an older
+commit in a ``git worktree``, its extension built in place), run with the same
+interpreter through ``PYTHONPATH``: a change's cost or gain in instructions.
+Both trees' bytecode is compiled first (``compileall``), and every command runs
+from a scratch directory, so that neither tree is found through the current
+directory and ``PYTHONDONTWRITEBYTECODE`` does not count compiling sources.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -25,13 +33,16 @@ from pathlib import Path
 from common import SHARED, print_matcher
 
 
-def instructions(command: list[str]) -> int:
-    """Instructions executed by ``python command...`` (cachegrind's ``I refs``)."""
+def instructions(command: list[str], tree: Path | None = None) -> int:
+    """Instructions executed by ``python command...`` (cachegrind's ``I refs``), with bleucli from ``tree``."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
     with tempfile.TemporaryDirectory() as scratch:
         done = subprocess.run(
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={Path(scratch) / 'out'}",
              sys.executable, *command],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True, cwd=scratch, env=env,
         )
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if found is None:
@@ -42,6 +53,8 @@ def instructions(command: list[str]) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chrf", action="store_true", help="also chrF and chrF++ on one system")
+    parser.add_argument("--before", type=Path, help="another bleucli checkout to compare with (its own column)")
+    parser.add_argument("--no-sacrebleu", action="store_true", help="leave sacreBLEU's column out")
     args = parser.parse_args()
     print_matcher()
     if shutil.which("valgrind") is None:
@@ -57,11 +70,30 @@ def main() -> None:
     if args.chrf:
         rows += [("wmt17-en-de, 1 system, chrF2", [ref, "-i", systems[0], "-b", "-m", "chrf"]),
                  ("wmt17-en-de, 1 system, chrF2++", [ref, "-i", systems[0], "-b", "-m", "chrf", "-cw", "2"])]
-    print(f"{'command':<40} {'bleucli':>16} {'sacreBLEU':>16} {'ratio':>7}")
+    here = Path(__file__).resolve().parent.parent
+    for tree in (here, args.before):
+        if tree is not None:
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "bleucli")], check=True)
+    header = f"{'command':<40}"
+    if args.before:
+        header += f" {'before':>16} {'bleucli':>16} {'change':>7}"
+    else:
+        header += f" {'bleucli':>16}"
+    if not args.no_sacrebleu:
+        header += f" {'sacreBLEU':>16} {'ratio':>7}"
+    print(header)
     for name, arguments in rows:
-        ours = instructions(["-m", "bleucli", *arguments])
-        theirs = instructions(["-m", "sacrebleu", *arguments])
-        print(f"{name:<40} {ours:>16,} {theirs:>16,} {theirs / ours:>6.2f}x", flush=True)
+        ours = instructions(["-m", "bleucli", *arguments], here)
+        line = f"{name:<40}"
+        if args.before:
+            before = instructions(["-m", "bleucli", *arguments], args.before.resolve())
+            line += f" {before:>16,} {ours:>16,} {100 * (ours - before) / before:>+6.1f}%"
+        else:
+            line += f" {ours:>16,}"
+        if not args.no_sacrebleu:
+            theirs = instructions(["-m", "sacrebleu", *arguments])
+            line += f" {theirs:>16,} {theirs / ours:>6.2f}x"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
