@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from bleucli.cli import cli
 from datasets import EXAMPLES
+from fast_subset import mark_slow_beyond_representatives
 from matchers import MATCHERS, select_matcher
 
 REPO = Path(__file__).resolve().parent.parent
@@ -62,3 +63,9 @@ def example_ref() -> str:
 @pytest.fixture
 def example_sys() -> str:
     return str(EXAMPLES / "Online-B.de")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The fast subset keeps a few representatives of some families (tests/fast_subset.py)."""
+    mark_slow_beyond_representatives(items)
