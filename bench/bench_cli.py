@@ -51,7 +51,10 @@ def measure(command: list[str], repeat: int) -> dict[str, float | list[str]]:
 
 
 def _scores(words: list[str]) -> list[str]:
-    """The numbers in ``-b`` output (sacreBLEU prints JSON for several systems)."""
+    """The numbers in ``-b`` output; with several systems both print the systems' JSON table, whose
+    ``"BLEU"`` values are compared (bleucli's records carry more numbers, after sacreBLEU's keys)."""
+    if words[:1] == ["["]:
+        return [str(record["BLEU"]) for record in json.loads(" ".join(words))]
     return [w.strip('",') for w in words if re.fullmatch(r'"?\d+\.\d+"?,?', w)]
 
 
