@@ -43,6 +43,19 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 
 @pytest.fixture(scope="module")
+def example_comparison(report: tuple[Path, dict]) -> object:
+    """The same comparison from the library: the characters of each BLEU token."""
+    from bleucli.compare import compare
+    from bleucli.options import RunOptions
+
+    folder = report[0].parent
+    lines = {name: (folder / name).read_text(encoding="utf-8").splitlines()
+             for name in ("ref.de", "Online-B.de", "Lan-Bridge.de")}
+    return compare(RunOptions(), ["Online-B.de", "Lan-Bridge.de"], [lines["Online-B.de"], lines["Lan-Bridge.de"]],
+                   ["ref.de"], [lines["ref.de"]])
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -123,19 +136,39 @@ def test_bucket_buttons_filter_the_sentences(page, report):
     assert visible_numbers(page) == bucket["segments"]
 
 
-def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report):
-    """Per row and system, the marked tokens are those inside a counted n-gram, by the longest order."""
-    for segment in report[1]["segments"][:30]:
+def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report, example_comparison):
+    """Per row and system, the marked tokens are those inside a counted n-gram, by the longest order.
+
+    Neighbouring tokens of one class share an element, so the page's marks are read as character
+    ranges and each BLEU token (its characters, from the data model) is looked up in them.
+    """
+    for segment, model in zip(report[1]["segments"][:30], example_comparison.segments[:30]):
         for k, entry in enumerate(segment["systems"]):
             longest: dict[int, int] = {}
             for n, starts in enumerate(entry["matched_ngrams"], 1):
                 for start in starts:
                     for i in range(start, start + n):
                         longest[i] = n
-            classes = page.eval_on_selector(
-                f"#s{segment['number']}", "(row, k) => Array.from(row.querySelectorAll('td.out')[k]"
-                ".querySelectorAll('.t span'), s => s.className)", k)
-            counts = [sum(f"m{n}" in c.split() for c in classes) for n in range(1, 5)]
+            text, marks = page.eval_on_selector(
+                f"#s{segment['number']}", """(row, k) => { const t = row.querySelectorAll('td.out')[k]
+                .querySelector('.t'); let at = 0; const marks = [];
+                for (const node of t.childNodes) { const size = node.textContent.length;
+                    if (node.nodeType === 1) marks.push([node.className, at, at + size]); at += size; }
+                return [t.textContent, marks]; }""", k)
+            hypothesis = model.systems[k]
+            assert text == hypothesis.hypothesis
+            marked = {}  # character -> its element's classes
+            for classes, begin, stop in marks:
+                assert text[begin:stop] == text[begin:stop].strip()  # a mark starts and ends on a token
+                marked.update(dict.fromkeys(range(begin, stop), classes.split()))
+            counts = [0] * 4
+            for span in hypothesis.spans:
+                classes = {tuple(marked.get(i, ())) for i in range(span.start, span.end)}
+                assert len(classes) == 1  # a token is marked whole, by one element
+                orders = [int(c[1]) for c in classes.pop() if c.startswith("m")]
+                assert orders == ([min(span.order, 4)] if span.order else [])
+                if orders:
+                    counts[orders[0] - 1] += 1
             assert counts == [sum(1 for v in longest.values() if v == n) for n in range(1, 5)]
 
 
