@@ -311,9 +311,11 @@ def test_the_document_view_filters_the_sentences_by_document(page, report):
 LAZY_SEGMENTS = 1000
 
 
-@pytest.fixture(scope="module")
-def lazy_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
-    """1,000 segments of wmt22-en-de, rendered with the lazy threshold lowered to 500 rows."""
+@pytest.fixture(scope="module", params=["rows in the data", "rows in noscript"])
+def lazy_report(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    """1,000 segments of wmt22-en-de: with the lazy threshold lowered to 500 rows (the rows travel in the
+    page data), and as an ordinary page (the rows in a ``<noscript>`` the script cuts into rows). Both
+    show a window of rows at a time with JavaScript on."""
     from bleucli.compare import compare
     from bleucli.options import RunOptions
     from bleucli.render.html import comparison_page
@@ -324,7 +326,8 @@ def lazy_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]
     systems = [list(read(folder / "sys" / f"{name}.de.gz")[:LAZY_SEGMENTS]) for name in ("Online-A", "Online-B")]
     result = compare(RunOptions(), ["Online-A", "Online-B"], systems, ["ref"], refs)
     path = tmp_path_factory.mktemp("lazy") / "lazy.html"
-    path.write_text(comparison_page(result, lazy_above=500), encoding="utf-8")
+    lazy_above = 500 if request.param == "rows in the data" else LAZY_SEGMENTS
+    path.write_text(comparison_page(result, lazy_above=lazy_above), encoding="utf-8")
     return path, result
 
 
@@ -347,7 +350,7 @@ def rendered(page) -> list[int]:
 def test_a_lazy_page_renders_a_window_and_more_as_the_reader_scrolls(lazy_page):
     assert lazy_page.messages == []
     first = rendered(lazy_page)
-    assert first == list(range(1, len(first) + 1)) and 200 <= len(first) < LAZY_SEGMENTS
+    assert first == list(range(1, len(first) + 1)) and 100 <= len(first) < LAZY_SEGMENTS
     assert lazy_page.text_content("#f-count") == f"{LAZY_SEGMENTS} of {LAZY_SEGMENTS} sentences shown"
     for _ in range(40):
         lazy_page.mouse.wheel(0, 20000)
@@ -387,12 +390,27 @@ def test_a_lazy_page_permalink_renders_and_shows_its_row(lazy_page):
     lazy_page.evaluate("location.hash = '#s990'")
     lazy_page.wait_for_function("document.getElementById('s990') !== null")
     assert lazy_page.eval_on_selector_all("tr.target", "rows => rows.map(r => r.id)") == ["s990"]
+    assert lazy_page.evaluate("document.querySelector(':target').id") == "s990"  # the row is :target too
+
+
+def test_a_lazy_page_renders_every_row_before_printing(lazy_page):
+    lazy_page.get_by_label("delta sign").select_option("worse")
+    shown = int(lazy_page.text_content("#f-count").split(" of ")[0])
+    assert len(rendered(lazy_page)) < shown
+    lazy_page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert len(rendered(lazy_page)) == shown
 
 
 def test_a_lazy_page_without_javascript_says_why_the_table_is_empty(browser, lazy_report):
+    """With the rows in the page data: a note; with the rows in ``<noscript>``: every row."""
     context = browser.new_context(java_script_enabled=False)
     opened = context.new_page()
     opened.goto(lazy_report[0].as_uri())
-    assert opened.locator("#sentences tbody tr").count() == 0
-    assert "renders them as you scroll" in opened.text_content("section[aria-labelledby=h-sentences]")
+    text = opened.text_content("section[aria-labelledby=h-sentences]")
+    if opened.locator("#sentences tbody tr").count() == 0:
+        assert "renders them as you scroll" in text
+    else:
+        assert opened.eval_on_selector_all("#sentences tbody tr", "rows => rows.map(r => +r.dataset.n)") == list(
+            range(1, LAZY_SEGMENTS + 1))
+        assert "renders them as you scroll" not in text
     context.close()
