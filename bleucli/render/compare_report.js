@@ -29,10 +29,11 @@ function keep(n){var needle=q.value.trim().toLowerCase(),s=sign.value,t=parseFlo
  if(s==="better"&&!(d>0))return false;if(s==="worse"&&!(d<0))return false;if(s==="same"&&d!==0)return false;
  if(!isNaN(t)&&Math.abs(d)<t)return false;if(pickSet&&!pickSet.has(n))return false;
  if(needle&&text(n).indexOf(needle)<0)return false;return true;}
+function make(list){var fresh=list.filter(function(n){return !made[n];});if(!fresh.length)return;
+ var parsed=fromHtml(fresh.map(function(n){return rows[n-1];}).join("</tr>")).rows;/* one parse for them all */
+ fresh.forEach(function(n,j){made[n]=parsed[j];});}
 function more(){if(rendered>=visible.length)return;var frag=document.createDocumentFragment(),
- stop=Math.min(visible.length,rendered+WINDOW),fresh=visible.slice(rendered,stop).filter(function(n){return !made[n];});
- if(fresh.length){var parsed=fromHtml(fresh.map(function(n){return rows[n-1];}).join("</tr>")).rows;/* one parse */
-  fresh.forEach(function(n,j){made[n]=parsed[j];});}
+ stop=Math.min(visible.length,rendered+WINDOW);make(visible.slice(rendered,stop));
  for(;rendered<stop;rendered++)frag.appendChild(row(visible[rendered]));body.appendChild(frag);}
 function fill(){while(rendered<visible.length&&table.getBoundingClientRect().bottom<window.innerHeight+1500)more();}
 function apply(){visible=order.filter(keep);body.textContent="";rendered=0;more();fill();
@@ -60,7 +61,7 @@ heads.forEach(function(th){var b=th.querySelector("button");if(!b)return;b.addEv
  order=keyed.map(function(x){return x[1];});apply();});});
 function cellText(c){var t=c.querySelector(".t");return (t?t.textContent:c.textContent).replace(/[\t\r\n]+/g," ").trim();}
 document.getElementById("f-copy").addEventListener("click",function(){
- var lines=[heads.map(function(h){return h.textContent.trim();}).join("\t")];
+ var lines=[heads.map(function(h){return h.textContent.trim();}).join("\t")];make(visible);
  visible.forEach(function(n){lines.push(Array.prototype.map.call(row(n).cells,cellText).join("\t"));});
  var out=document.getElementById("tsv");out.value=lines.join("\n")+"\n";out.hidden=false;out.select();
  if(navigator.clipboard){navigator.clipboard.writeText(out.value).catch(function(){});}});
