@@ -76,4 +76,9 @@ window.addEventListener("beforeprint",function(){while(rendered<visible.length)m
 var ticking=false;window.addEventListener("scroll",function(){if(ticking)return;ticking=true;
  window.requestAnimationFrame(function(){ticking=false;fill();});});
 apply();reveal();
+/* the text filter reads every row's text: prepare it while the reader is idle, a slice at a time */
+var idle=window.requestIdleCallback||function(f){return setTimeout(function(){f({timeRemaining:function(){return 8;}});},50);},
+ warmed=0;
+function warm(deadline){while(warmed<N&&deadline.timeRemaining()>2){text(++warmed);}if(warmed<N)idle(warm);}
+idle(warm);
 })();
