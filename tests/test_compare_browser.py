@@ -414,3 +414,24 @@ def test_a_lazy_page_without_javascript_says_why_the_table_is_empty(browser, laz
             range(1, LAZY_SEGMENTS + 1))
         assert "renders them as you scroll" not in text
     context.close()
+
+
+def test_the_text_filter_reads_escaped_text_as_displayed(browser, tmp_path):
+    """The filter reads each row's HTML with the tags stripped and the entities undone: what the page shows."""
+    from bleucli.compare import compare
+    from bleucli.options import RunOptions
+    from bleucli.render.html import comparison_page
+
+    outputs = ['"><img src=x> & <b>bold</b>', "it's \"quoted\"", "plain words", "A &amp; B"]
+    result = compare(RunOptions(), ["a", "b"], [outputs, list(reversed(outputs))], ["ref"],
+                     [["plain words", "quoted", "bold", "A & B"]])
+    path = tmp_path / "hostile.html"
+    path.write_text(comparison_page(result), encoding="utf-8")
+    context = browser.new_context()
+    opened = context.new_page()
+    opened.goto(path.as_uri())
+    for needle, rows in (('"><img src=x> & <b>', [1, 4]), ("it's \"quoted\"", [2, 3]), ("a &amp; b", [1, 4]),
+                         ("a & b", [4]), ("<b>bold</b>", [1, 4])):
+        opened.get_by_label("text contains").fill(needle)
+        assert visible_numbers(opened) == rows, needle
+    context.close()
