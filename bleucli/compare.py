@@ -255,15 +255,28 @@ def counted_ngrams(hypothesis: Sequence[str], references: Sequence[Sequence[str]
     if limits is None:
         limits = reference_limits(references, max_order)
     counted: list[list[int]] = []
+    # an n-gram can be in a reference only where its first n-1 tokens are: each order looks only at the
+    # positions whose shorter n-gram some reference holds (ascending, so the first occurrences count)
+    candidates: Sequence[int] = range(len(hypothesis))
     for n in range(1, max_order + 1):
-        allowed = limits[n - 1].copy()
+        limit = limits[n - 1]
+        used: dict[tuple[str, ...], int] = {}  # counted so far, per n-gram (no copy of the limits)
         starts = []
-        for i in range(len(hypothesis) - n + 1):
+        present = []
+        last = len(hypothesis) - n
+        for i in candidates:
+            if i > last:
+                break
             gram = tuple(hypothesis[i:i + n])
-            if allowed.get(gram, 0) > 0:
-                allowed[gram] -= 1
-                starts.append(i)
+            most = limit.get(gram, 0)
+            if most:
+                present.append(i)
+                times = used.get(gram, 0)
+                if times < most:
+                    used[gram] = times + 1
+                    starts.append(i)
         counted.append(starts)
+        candidates = present
     return counted
 
 
@@ -308,6 +321,15 @@ def place_tokens(line: str, tokens: Sequence[str], lowercase: bool) -> list[tupl
     places: list[tuple[int, int] | None] = []
     cursor = 0
     for token in tokens:
+        if _ESCAPABLE.isdisjoint(token):  # one written form (most tokens): no escaped form to look for
+            found = text.find(token, cursor)
+            if found < 0:
+                places.append(None)
+                continue
+            end = found + len(token)
+            places.append((offsets[found], offsets[end - 1] + 1))
+            cursor = end
+            continue
         # the earliest occurrence of any written form; at a tie the longer (``&amp;``, not its ``&``)
         hits = [(at, -len(form)) for form in _written_forms(token) if (at := text.find(form, cursor)) >= 0]
         if not hits:
@@ -318,6 +340,9 @@ def place_tokens(line: str, tokens: Sequence[str], lowercase: bool) -> list[tupl
         places.append((offsets[found], offsets[end - 1] + 1))
         cursor = end
     return places
+
+
+_ESCAPABLE = frozenset(plain for plain, _ in _ENTITIES)
 
 
 def _written_forms(token: str) -> list[str]:
@@ -350,8 +375,9 @@ def _highlight(metric: BLEU, tokens: list[str], hypothesis: str, ref_tokens: Seq
     for token, order, place in zip(tokens, orders, place_tokens(hypothesis, tokens, metric.lowercase)):
         differs = False
         if available is not None:
-            differs = available[token] <= 0
-            available[token] -= 1
+            left = available.get(token, 0)
+            differs = left <= 0
+            available[token] = left - 1
         if place is None:
             unplaced += 1
             continue
@@ -685,21 +711,20 @@ def _document_buckets(metric: Metric[Any], segments: Sequence[Segment], rows: Se
 def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[NgramComparison, ...]:
     """For each candidate, the n-grams (orders 1..N) BLEU counted more often for it than for the baseline, and
     the reverse, by the difference of their corpus counts (ties: by text)."""
+    # each system's counted n-grams per segment, built once (the baseline's serve every candidate)
+    grams = [[[tuple(words[s:s + n]) for n, starts in enumerate(counted, 1) for s in starts]
+              for words, counted in zip(tokens.systems[k], tokens.counted[k])] for k in range(len(tokens.systems))]
+
     def counts(k: int) -> Counter[tuple[str, ...]]:
         found: Counter[tuple[str, ...]] = Counter()
-        for words, counted in zip(tokens.systems[k], tokens.counted[k]):
-            for n, starts in enumerate(counted, 1):
-                found.update(tuple(words[s:s + n]) for s in starts)
+        for segment_grams in grams[k]:
+            found.update(segment_grams)
         return found
 
-    def where(grams: set[tuple[str, ...]], systems: tuple[int, int]) -> dict[tuple[str, ...], list[int]]:
-        places: dict[tuple[str, ...], list[int]] = {g: [] for g in grams}
+    def where(wanted: set[tuple[str, ...]], systems: tuple[int, int]) -> dict[tuple[str, ...], list[int]]:
+        places: dict[tuple[str, ...], list[int]] = {g: [] for g in wanted}
         for i in range(len(segments)):
-            seen: set[tuple[str, ...]] = set()
-            for k in systems:
-                words = tokens.systems[k][i]
-                for n, starts in enumerate(tokens.counted[k][i], 1):
-                    seen.update(g for s in starts if (g := tuple(words[s:s + n])) in places)
+            seen = {g for k in systems for g in grams[k][i] if g in places}
             for gram in seen:
                 places[gram].append(i + 1)
         return places

@@ -415,6 +415,13 @@ def test_pages_above_the_lazy_threshold_carry_their_rows_in_the_escaped_data(tmp
     assert [re.match(r'<tr id="s(\d+)"', row).group(1) for row in rows] == ["1", "2", "3", "4"]
     assert "<span class=\"t\">&lt;/script&gt; alert</span>" in rows[0] and "<script" not in "".join(rows)
     assert "renders them as you scroll" in lazy and "renders them as you scroll" not in full
+    # the full table is inside a noscript (a text node to a browser running the script), the lazy one is not
+    assert re.search(r'<noscript id="rows-src"><table id="sentences">.*?</table></noscript>', full, re.S)
+    assert '<noscript id="rows-src">' not in lazy
+    hostile = comparison_page(compare(RunOptions(), ["a", "b"], [["</noscript><b>x"] * 2, ["ok", "</tr>"]], ["ref"],
+                                      [["</noscript>", "</tbody>"]]))
+    rows_held = re.search(r'<noscript id="rows-src">.*?<tbody>(.*)</tbody></table></noscript>', hostile, re.S).group(1)
+    assert hostile.count("</noscript>") == 1 and rows_held.count("</tr>") == 2  # the script splits rows there
 
 
 def test_every_pick_in_the_page_data_has_an_element(tmp_path):

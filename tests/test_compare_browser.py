@@ -43,6 +43,19 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 
 @pytest.fixture(scope="module")
+def example_comparison(report: tuple[Path, dict]) -> object:
+    """The same comparison from the library: the characters of each BLEU token."""
+    from bleucli.compare import compare
+    from bleucli.options import RunOptions
+
+    folder = report[0].parent
+    lines = {name: (folder / name).read_text(encoding="utf-8").splitlines()
+             for name in ("ref.de", "Online-B.de", "Lan-Bridge.de")}
+    return compare(RunOptions(), ["Online-B.de", "Lan-Bridge.de"], [lines["Online-B.de"], lines["Lan-Bridge.de"]],
+                   ["ref.de"], [lines["ref.de"]])
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -123,19 +136,39 @@ def test_bucket_buttons_filter_the_sentences(page, report):
     assert visible_numbers(page) == bucket["segments"]
 
 
-def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report):
-    """Per row and system, the marked tokens are those inside a counted n-gram, by the longest order."""
-    for segment in report[1]["segments"][:30]:
+def test_highlighting_marks_exactly_the_tokens_bleu_counted(page, report, example_comparison):
+    """Per row and system, the marked tokens are those inside a counted n-gram, by the longest order.
+
+    Neighbouring tokens of one class share an element, so the page's marks are read as character
+    ranges and each BLEU token (its characters, from the data model) is looked up in them.
+    """
+    for segment, model in zip(report[1]["segments"][:30], example_comparison.segments[:30]):
         for k, entry in enumerate(segment["systems"]):
             longest: dict[int, int] = {}
             for n, starts in enumerate(entry["matched_ngrams"], 1):
                 for start in starts:
                     for i in range(start, start + n):
                         longest[i] = n
-            classes = page.eval_on_selector(
-                f"#s{segment['number']}", "(row, k) => Array.from(row.querySelectorAll('td.out')[k]"
-                ".querySelectorAll('.t span'), s => s.className)", k)
-            counts = [sum(f"m{n}" in c.split() for c in classes) for n in range(1, 5)]
+            text, marks = page.eval_on_selector(
+                f"#s{segment['number']}", """(row, k) => { const t = row.querySelectorAll('td.out')[k]
+                .querySelector('.t'); let at = 0; const marks = [];
+                for (const node of t.childNodes) { const size = node.textContent.length;
+                    if (node.nodeType === 1) marks.push([node.className, at, at + size]); at += size; }
+                return [t.textContent, marks]; }""", k)
+            hypothesis = model.systems[k]
+            assert text == hypothesis.hypothesis
+            marked = {}  # character -> its element's classes
+            for classes, begin, stop in marks:
+                assert text[begin:stop] == text[begin:stop].strip()  # a mark starts and ends on a token
+                marked.update(dict.fromkeys(range(begin, stop), classes.split()))
+            counts = [0] * 4
+            for span in hypothesis.spans:
+                classes = {tuple(marked.get(i, ())) for i in range(span.start, span.end)}
+                assert len(classes) == 1  # a token is marked whole, by one element
+                orders = [int(c[1]) for c in classes.pop() if c.startswith("m")]
+                assert orders == ([min(span.order, 4)] if span.order else [])
+                if orders:
+                    counts[orders[0] - 1] += 1
             assert counts == [sum(1 for v in longest.values() if v == n) for n in range(1, 5)]
 
 
@@ -278,9 +311,11 @@ def test_the_document_view_filters_the_sentences_by_document(page, report):
 LAZY_SEGMENTS = 1000
 
 
-@pytest.fixture(scope="module")
-def lazy_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
-    """1,000 segments of wmt22-en-de, rendered with the lazy threshold lowered to 500 rows."""
+@pytest.fixture(scope="module", params=["rows in the data", "rows in noscript"])
+def lazy_report(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    """1,000 segments of wmt22-en-de: with the lazy threshold lowered to 500 rows (the rows travel in the
+    page data), and as an ordinary page (the rows in a ``<noscript>`` the script cuts into rows). Both
+    show a window of rows at a time with JavaScript on."""
     from bleucli.compare import compare
     from bleucli.options import RunOptions
     from bleucli.render.html import comparison_page
@@ -291,7 +326,8 @@ def lazy_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]
     systems = [list(read(folder / "sys" / f"{name}.de.gz")[:LAZY_SEGMENTS]) for name in ("Online-A", "Online-B")]
     result = compare(RunOptions(), ["Online-A", "Online-B"], systems, ["ref"], refs)
     path = tmp_path_factory.mktemp("lazy") / "lazy.html"
-    path.write_text(comparison_page(result, lazy_above=500), encoding="utf-8")
+    lazy_above = 500 if request.param == "rows in the data" else LAZY_SEGMENTS
+    path.write_text(comparison_page(result, lazy_above=lazy_above), encoding="utf-8")
     return path, result
 
 
@@ -314,7 +350,7 @@ def rendered(page) -> list[int]:
 def test_a_lazy_page_renders_a_window_and_more_as_the_reader_scrolls(lazy_page):
     assert lazy_page.messages == []
     first = rendered(lazy_page)
-    assert first == list(range(1, len(first) + 1)) and 200 <= len(first) < LAZY_SEGMENTS
+    assert first == list(range(1, len(first) + 1)) and 100 <= len(first) < LAZY_SEGMENTS
     assert lazy_page.text_content("#f-count") == f"{LAZY_SEGMENTS} of {LAZY_SEGMENTS} sentences shown"
     for _ in range(40):
         lazy_page.mouse.wheel(0, 20000)
@@ -354,12 +390,48 @@ def test_a_lazy_page_permalink_renders_and_shows_its_row(lazy_page):
     lazy_page.evaluate("location.hash = '#s990'")
     lazy_page.wait_for_function("document.getElementById('s990') !== null")
     assert lazy_page.eval_on_selector_all("tr.target", "rows => rows.map(r => r.id)") == ["s990"]
+    assert lazy_page.evaluate("document.querySelector(':target').id") == "s990"  # the row is :target too
+
+
+def test_a_lazy_page_renders_every_row_before_printing(lazy_page):
+    lazy_page.get_by_label("delta sign").select_option("worse")
+    shown = int(lazy_page.text_content("#f-count").split(" of ")[0])
+    assert len(rendered(lazy_page)) < shown
+    lazy_page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert len(rendered(lazy_page)) == shown
 
 
 def test_a_lazy_page_without_javascript_says_why_the_table_is_empty(browser, lazy_report):
+    """With the rows in the page data: a note; with the rows in ``<noscript>``: every row."""
     context = browser.new_context(java_script_enabled=False)
     opened = context.new_page()
     opened.goto(lazy_report[0].as_uri())
-    assert opened.locator("#sentences tbody tr").count() == 0
-    assert "renders them as you scroll" in opened.text_content("section[aria-labelledby=h-sentences]")
+    text = opened.text_content("section[aria-labelledby=h-sentences]")
+    if opened.locator("#sentences tbody tr").count() == 0:
+        assert "renders them as you scroll" in text
+    else:
+        assert opened.eval_on_selector_all("#sentences tbody tr", "rows => rows.map(r => +r.dataset.n)") == list(
+            range(1, LAZY_SEGMENTS + 1))
+        assert "renders them as you scroll" not in text
+    context.close()
+
+
+def test_the_text_filter_reads_escaped_text_as_displayed(browser, tmp_path):
+    """The filter reads each row's HTML with the tags stripped and the entities undone: what the page shows."""
+    from bleucli.compare import compare
+    from bleucli.options import RunOptions
+    from bleucli.render.html import comparison_page
+
+    outputs = ['"><img src=x> & <b>bold</b>', "it's \"quoted\"", "plain words", "A &amp; B"]
+    result = compare(RunOptions(), ["a", "b"], [outputs, list(reversed(outputs))], ["ref"],
+                     [["plain words", "quoted", "bold", "A & B"]])
+    path = tmp_path / "hostile.html"
+    path.write_text(comparison_page(result), encoding="utf-8")
+    context = browser.new_context()
+    opened = context.new_page()
+    opened.goto(path.as_uri())
+    for needle, rows in (('"><img src=x> & <b>', [1, 4]), ("it's \"quoted\"", [2, 3]), ("a &amp; b", [1, 4]),
+                         ("a & b", [4]), ("<b>bold</b>", [1, 4])):
+        opened.get_by_label("text contains").fill(needle)
+        assert visible_numbers(opened) == rows, needle
     context.close()

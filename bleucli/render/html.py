@@ -14,6 +14,14 @@ Why it is built this way:
   in full; the script only adds sorting, filtering, permalinks and copying
   (its controls are ``hidden`` until it runs). Highlighting and the numbers
   behind each sentence (``<details>``) need no script.
+* **Fast to open and sort.** The sentence table sits in a ``<noscript>``:
+  without JavaScript it is an ordinary table; with it, the HTML parser keeps
+  the element's content as one text node (no DOM for 3,000 rows x 4 systems),
+  and the script builds the table's head and puts in a window of rows at a
+  time as the reader scrolls, so sorting and filtering touch ~100 rows, not
+  every row (it renders every row before printing). Above :data:`LAZY_ROWS`
+  the rows travel in the page data instead, and the ``<noscript>`` says why
+  the table is empty without JavaScript.
 * **Deterministic.** No dates, no random ids, fixed float formats: the same
   inputs give the same bytes (the golden test relies on it).
 
@@ -84,21 +92,30 @@ def _p_text(p_value: float | None) -> str:
 
 
 def highlighted(segment: SystemSegment) -> str:
-    """The hypothesis, escaped, with each BLEU token wrapped by its longest counted order (``m1``..)."""
+    """The hypothesis, escaped, with BLEU's tokens wrapped by their longest counted order (``m1``..) and
+    ``d`` where the other system lacks them.
+
+    Neighbouring tokens of the same classes, apart only by whitespace, share one element (``San
+    Francisco Mall`` is one ``m3`` span, not three): every token keeps its own classes, and a 3,000 x 4
+    report has 30% fewer nodes (755,000 -> 527,000 with every row in the DOM) and 20% fewer bytes.
+    """
     text = segment.hypothesis
+    runs: list[list[Any]] = []  # [classes, start, end]; "" for a token left plain, which ends a run
+    for span in segment.spans:
+        classes = (f"m{min(span.order, 4)}" if span.order else "") + (" d" if span.differs else "")
+        classes = classes.strip()
+        if runs and classes and runs[-1][0] == classes and not text[runs[-1][2]:span.start].strip():
+            runs[-1][2] = span.end
+        else:
+            runs.append([classes, span.start, span.end])
     parts = []
     cursor = 0
-    for span in segment.spans:
-        classes = []
-        if span.order:
-            classes.append(f"m{min(span.order, 4)}")
-        if span.differs:
-            classes.append("d")
+    for classes, start, end in runs:
         if not classes:
             continue
-        parts.append(escape(text[cursor:span.start]))
-        parts.append(f'<span class="{" ".join(classes)}">{escape(text[span.start:span.end])}</span>')
-        cursor = span.end
+        parts.append(escape(text[cursor:start]))
+        parts.append(f'<span class="{classes}">{escape(text[start:end])}</span>')
+        cursor = end
     parts.append(escape(text[cursor:]))
     return "".join(parts)
 
@@ -544,9 +561,11 @@ def _sentences(c: Comparison, lazy: bool) -> str:
     note = (f"<noscript><p class=\"note\">This report has {len(c.segments)} sentences, more than "
             f"{LAZY_ROWS}: its script renders them as you scroll, and JavaScript is off. Every sentence and number "
             "is in <code>--json</code>.</p></noscript>") if lazy else ""
+    table = f"<table id=\"sentences\"><thead><tr>{''.join(heads)}</tr></thead><tbody>{body}</tbody></table>"
+    if not lazy:  # with scripting on, one text node the script cuts into rows (see the module docstring)
+        table = f"<noscript id=\"rows-src\">{table}</noscript>"
     return (f"<section aria-labelledby=\"h-sentences\"><h2 id=\"h-sentences\">Sentences</h2>{legend}{controls}{note}"
-            f"<table id=\"sentences\"><thead><tr>{''.join(heads)}</tr></thead><tbody>{body}</tbody></table>"
-            "</section>")
+            f"{table}</section>")
 
 
 def _data(c: Comparison, picks: _Picks, lazy: bool) -> dict[str, Any]:
@@ -562,8 +581,8 @@ def _data(c: Comparison, picks: _Picks, lazy: bool) -> dict[str, Any]:
     return data
 
 
-#: Above this many sentences the table is rendered by the script, a window of rows at a time, as the
-#: reader scrolls (a page of every row in the DOM stalls the browser on open, sort and filter).
+#: Above this many sentences the rows travel in the page data, not in a ``<noscript>`` table (without
+#: JavaScript the page says where they are: ``--json``); at any size the script shows a window at a time.
 LAZY_ROWS = 20_000
 
 
@@ -571,9 +590,9 @@ def comparison_page(c: Comparison, lazy_above: int = LAZY_ROWS) -> str:
     """The whole report as one HTML document (ends with a newline).
 
     With more than ``lazy_above`` segments, the sentence rows travel in the
-    page data and the script renders them in windows; sorting and filtering
-    still run over every row. Smaller pages have every row in the HTML, so
-    they read without JavaScript.
+    page data. Smaller pages have every row in the HTML, in a ``<noscript>``
+    table, so they read without JavaScript. Either way the script renders
+    the rows in windows; sorting and filtering run over every row.
     """
     lazy = len(c.segments) > lazy_above
     title = "bleucli compare: " + " vs ".join(c.systems)
