@@ -155,6 +155,8 @@ def stream_statistics(
         aligned = aligned_source([*streams.systems, *streams.references])
         if workers.parallel and aligned is not None and aligned.seekable():
             parts = _aligned_range_parts(workers, metrics, streams, aligned)  # partitions read by the tasks
+        elif workers.forks and _plain_files([*streams.systems, *streams.references]):
+            parts = _file_split_parts(workers, metrics, streams)  # one line range per process, this one included
         elif workers.parallel and _plain_files([*streams.systems, *streams.references]):
             parts = _file_range_parts(workers, metrics, streams)  # names the line of a too-long segment itself
         else:
@@ -233,8 +235,8 @@ def _file_range_parts(
     yield from _collect_range_parts(workers, metrics, streams, _range_sums, arguments, tasks)
 
 
-def _plain_file_tasks(workers: Workers, streams: Streams) -> tuple[list[list[Any]], str]:
-    """The aligned line ranges of plain files, a task's worth each, and their encoding.
+def _plain_file_tasks(workers: Workers, streams: Streams, parts: int | None = None) -> tuple[list[list[Any]], str]:
+    """The aligned line ranges of plain files, a task's worth each (or ``parts`` ranges), and their encoding.
 
     Lines are counted first, so unequal lengths and empty inputs are reported
     before any scoring, with the same messages as when streaming.
@@ -252,12 +254,64 @@ def _plain_file_tasks(workers: Workers, streams: Streams) -> tuple[list[list[Any
     for source, index in zip(files, indexes):
         if index.has_bom and source.notices is not None:
             source.notices.append(bom_notice(source.path))
-    return list(aligned_ranges(indexes, _steps_per_task(counts[0], workers))), files[0].encoding
+    marks = len(indexes[0].starts) - 1
+    steps = _steps_per_task(counts[0], workers) if parts is None else -(-marks // parts)
+    return list(aligned_ranges(indexes, steps)), files[0].encoding
 
 
 def _steps_per_task(lines: int, workers: Workers) -> int:
     """Index steps per task: about eight tasks per worker, at most MAX_TASK_LINES lines each."""
     return max(1, min(MAX_TASK_LINES, lines // (8 * workers.workers)) // RANGE_LINES)
+
+
+def _file_split_parts(
+    workers: Workers, metrics: Sequence[Metric[Any]], streams: Streams
+) -> Iterator[list[list[Statistics]]]:
+    """Statistics of plain files cut into one line range per worker, this process scoring the first.
+
+    Each part streams its range in chunks (:func:`_range_part_sums`) and sends back only its summed
+    statistics, so the result is the same as chunk by chunk: :class:`Statistics` add in order.
+    """
+    tasks, encoding = _plain_file_tasks(workers, streams, parts=workers.workers)
+    names = (list(streams.system_names), list(streams.reference_names))
+    results = workers.split(_range_part_sums, [(ranges, encoding, *names) for ranges in tasks])
+    suspicious: list[list[Any]] = [[0] * len(streams.systems) for _ in metrics]
+    for part, found in results:
+        suspicious = [sum_rows([mine, more]) for mine, more in zip(suspicious, found)]
+        yield part
+    for metric, per_system in zip(metrics, suspicious):
+        for count in per_system:
+            metric.report_suspicious(count)
+
+
+def _range_part_sums(
+    metrics: Sequence[Metric[Any]], ranges: list[Any], encoding: str, system_names: list[str],
+    reference_names: list[str],
+) -> tuple[list[list[Statistics]], list[list[int]]]:
+    """A part: the summed statistics ``[metric][system]`` of line ranges read in chunks, and suspicious counts.
+
+    A too-long segment is named here (file and line), since only this part knows where its chunks start.
+    """
+    from .file_ranges import iter_range
+
+    n_systems = len(system_names)
+    columns = [iter_range(line_range, encoding) for line_range in ranges]
+    sums: list[list[list[Statistics]]] = [[[] for _ in range(n_systems)] for _ in metrics]
+    suspicious = [[0] * n_systems for _ in metrics]
+    first = ranges[0].first_line
+    for systems, refs in aligned_chunks(columns[:n_systems], columns[n_systems:], system_names, reference_names):
+        for metric, counts in zip(metrics, suspicious):
+            for k, hypotheses in enumerate(systems):
+                counts[k] += metric.count_suspicious(hypotheses)
+        try:
+            for mine, theirs in zip(sums, _chunk_sums(metrics, systems, refs)):
+                for per_system, statistics in zip(mine, theirs):
+                    per_system.append(statistics)
+        except SegmentTooLongError as exc:
+            raise exc.at(system_names, reference_names, first) from None
+        first += len(refs)
+    # not None: a range holds at least one line
+    return [[total(per_system) for per_system in per_metric] for per_metric in sums], suspicious  # type: ignore[misc]
 
 
 def _collect_range_parts(
