@@ -122,8 +122,10 @@ class Workers:
         the first failed part's, once the parts before it are in. Otherwise
         this is :meth:`map`.
         """
-        if not self.forks or len(arguments) < 2:
+        if not self.forks:
             return list(self.map(task, arguments))
+        if len(arguments) < 2:  # nothing to fork for
+            return [task(self.context, *args) for args in arguments]
         for stream in (sys.stdout, sys.stderr):  # a child must not write out what the parent buffered
             try:
                 stream.flush()

@@ -241,7 +241,7 @@ def _plain_file_tasks(workers: Workers, streams: Streams, parts: int | None = No
     Lines are counted first, so unequal lengths and empty inputs are reported
     before any scoring, with the same messages as when streaming.
     """
-    from .file_ranges import aligned_ranges, index_lines
+    from .file_ranges import aligned_ranges, balanced_ranges, index_lines
 
     system_names, reference_names = streams.system_names, streams.reference_names
     files: list[FileLines] = [*streams.systems, *streams.references]  # type: ignore[list-item]  # checked
@@ -254,9 +254,9 @@ def _plain_file_tasks(workers: Workers, streams: Streams, parts: int | None = No
     for source, index in zip(files, indexes):
         if index.has_bom and source.notices is not None:
             source.notices.append(bom_notice(source.path))
-    marks = len(indexes[0].starts) - 1
-    steps = _steps_per_task(counts[0], workers) if parts is None else -(-marks // parts)
-    return list(aligned_ranges(indexes, steps)), files[0].encoding
+    if parts is not None:
+        return balanced_ranges(indexes, parts), files[0].encoding
+    return list(aligned_ranges(indexes, _steps_per_task(counts[0], workers))), files[0].encoding
 
 
 def _steps_per_task(lines: int, workers: Workers) -> int:
