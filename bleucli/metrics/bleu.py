@@ -39,7 +39,6 @@ TOKENIZED_PERIOD_THRESHOLD = 100
 
 #: attributes whose assignment leaves the signature unchanged (see BLEU.__setattr__)
 _KEEPS_SENTENCE_SIGNATURES = frozenset({"_nrefs", "_signature_cache", "_sentence_signatures"})
-_new = object.__new__
 
 
 @dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
@@ -503,22 +502,20 @@ class BLEU(Metric[BLEURefData]):
             warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
         # The compiled path for a list or tuple of references (MBR and data filtering call this millions
         # of times); the extension refuses a line that is not a str with TypeError, and then the checks
-        # of Metric.sentence_score give their errors. Statistics and the _bleu arithmetic are in C (the same
-        # floats: tests/test_compiled_tokenizers.py); the result is BLEUScore._build without its call.
+        # of Metric.sentence_score give their errors. Statistics, the _bleu arithmetic (the same floats:
+        # tests/test_compiled_tokenizers.py) and the result object (as BLEUScore._build makes it) are made in C.
         if self._compiled_sentence is not None and type(references) in (list, tuple) and references:
+            nrefs = len(references)
+            signature = self._sentence_signatures.get(nrefs) or self._sentence_signature(nrefs)
             try:
-                counts, totals, precisions, score, bp, sys_len, ref_len = self._compiled_sentence(
+                result: BLEUScore = self._compiled_sentence(
                     hypothesis, references, self._compiled_tokenizer, self.max_ngram_order, self.lowercase,
-                    self._shortest, self.smooth_method, self.smooth_value, self.effective_order)
+                    self._shortest, self.smooth_method, self.smooth_value, self.effective_order, BLEUScore, self.name,
+                    signature)
             except TypeError:
                 return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
-            nrefs = len(references)
             if self._nrefs != nrefs:
                 self._nrefs = nrefs
-            signature = self._sentence_signatures.get(nrefs) or self._sentence_signature(nrefs)
-            result = _new(BLEUScore)
-            result.__dict__.update(name=self.name, score=score, signature=signature, counts=counts, totals=totals,
-                                   precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len)
             return result
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
 
@@ -536,16 +533,8 @@ class BLEU(Metric[BLEURefData]):
             self.max_ngram_order
         lowercase, shortest, smooth, value, effective = self.lowercase, self._shortest, self.smooth_method, \
             self.smooth_value, self.effective_order
-        results: list[Score] = []
-        append = results.append
-        for hypothesis in hypotheses:
-            counts, totals, precisions, score, bp, sys_len, ref_len = sentence(
-                hypothesis, references, tokenizer, order, lowercase, shortest, smooth, value, effective)
-            result = _new(BLEUScore)
-            result.__dict__.update(name=name, score=score, signature=signature, counts=counts, totals=totals,
-                                   precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len)
-            append(result)
-        return results
+        return [sentence(hypothesis, references, tokenizer, order, lowercase, shortest, smooth, value, effective,
+                         BLEUScore, name, signature) for hypothesis in hypotheses]
 
     def _signature_key(self) -> Any:
         return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,
