@@ -25,7 +25,6 @@ The backend is a :class:`concurrent.futures.Executor`:
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import sys
 from collections import deque
@@ -195,6 +194,8 @@ def _run_child(task: Callable[..., Any], context: Any, args: tuple[Any, ...],
 
     ``os._exit``: no ``atexit`` handlers or buffered output of the parent run twice.
     """
+    import pickle
+
     status = 0
     try:
         try:
@@ -215,6 +216,8 @@ def _run_child(task: Callable[..., Any], context: Any, args: tuple[Any, ...],
 
 def _child_result(pid: int, read_end: int) -> Any:
     """What a forked child sent (its result, or its error raised here), once it has exited."""
+    import pickle
+
     try:
         with os.fdopen(read_end, "rb") as pipe:
             data = pipe.read()
