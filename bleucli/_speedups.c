@@ -1448,6 +1448,7 @@ typedef struct {
     PyTypeObject *references_type;
     PyObject *builtin_sum;  /* what _bleu sums its logs with */
     PyObject *intl_classes;  /* bytes: intl's classes of every code point (set_intl_classes) */
+    PyObject *score_keys[9];  /* interned names of a BLEUScore's fields, in the order of BLEUScore._build */
     Scratch scratch;
     int busy;
 } ModuleState;
@@ -2104,8 +2105,56 @@ done:
     return result;
 }
 
+static const char *const SCORE_KEYS[9] = {"name", "score", "signature", "counts", "totals", "precisions", "bp",
+                                           "sys_len", "ref_len"};
+
+/* An instance of `cls` (BLEUScore) made as object.__new__(cls) and filled through its __dict__, as
+   BLEUScore._build does (the frozen dataclass's __init__ costs more than the arithmetic), from
+   sentence_result's tuple. */
+static PyObject *
+score_object(ModuleState *state, PyObject *cls, PyObject *name, PyObject *signature, PyObject *fields)
+{
+    PyObject *values[9];
+    PyObject *object, *dict;
+    PyTypeObject *type;
+    int i;
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "bleu_sentence: the result class must be a type");
+        return NULL;
+    }
+    values[0] = name;
+    values[1] = PyTuple_GET_ITEM(fields, 3);
+    values[2] = signature;
+    values[3] = PyTuple_GET_ITEM(fields, 0);
+    values[4] = PyTuple_GET_ITEM(fields, 1);
+    values[5] = PyTuple_GET_ITEM(fields, 2);
+    values[6] = PyTuple_GET_ITEM(fields, 4);
+    values[7] = PyTuple_GET_ITEM(fields, 5);
+    values[8] = PyTuple_GET_ITEM(fields, 6);
+    type = (PyTypeObject *)cls;
+    object = type->tp_alloc(type, 0);
+    if (object == NULL) {
+        return NULL;
+    }
+    dict = PyObject_GenericGetDict(object, NULL);
+    if (dict == NULL) {
+        Py_DECREF(object);
+        return NULL;
+    }
+    for (i = 0; i < 9; i++) {
+        if (PyDict_SetItem(dict, state->score_keys[i], values[i]) < 0) {
+            Py_DECREF(dict);
+            Py_DECREF(object);
+            return NULL;
+        }
+    }
+    Py_DECREF(dict);
+    return object;
+}
+
 /* bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth,
                  smooth_value, effective_order) -> (counts, totals, precisions, score, bp, sys_len, ref_len)
+   bleu_sentence(..., effective_order, cls, name, signature) -> cls instance (BLEUScore) with those fields
 
    One sentence's BLEU in one call: the statistics of bleu_statistics and the score of
    bleucli.metrics.bleu._bleu for smoothing "none", "floor" or "exp" (smooth_value: the floor's
@@ -2118,9 +2167,9 @@ bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t max_order, hyp_len, ref_len;
     int tokenizer, lowercase, shortest, smooth, effective_order;
     double smooth_value = 0.0;
-    if (nargs != 9) {
+    if (nargs != 9 && nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, "
-                        "shortest, smooth, smooth_value, effective_order)");
+                        "shortest, smooth, smooth_value, effective_order[, cls, name, signature])");
         return NULL;
     }
     if ((tokenizer = read_tokenizer(args[2])) < 0 || (max_order = read_order(args[3])) < 0
@@ -2160,6 +2209,11 @@ bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                                  effective_order);
     }
     scratch_release(module, s);
+    if (result != NULL && nargs == 12) {
+        PyObject *fields = result;
+        result = score_object(PyModule_GetState(module), args[9], args[10], args[11], fields);
+        Py_DECREF(fields);
+    }
     return result;
 }
 
@@ -2178,7 +2232,8 @@ static PyMethodDef methods[] = {
      "set_intl_classes(table): intl's classes, one byte per code point (1 P, 2 S, 4 N), from regex's tables."},
     {"bleu_sentence", (PyCFunction)(void (*)(void))bleu_sentence, METH_FASTCALL,
      "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth, smooth_value,\n"
-     "effective_order) -> (counts, totals, precisions, score, bp, sys_len, ref_len): sentence BLEU in one call."},
+     "effective_order[, cls, name, signature]) -> (counts, totals, precisions, score, bp, sys_len, ref_len),\n"
+     "or with cls, name and signature an instance of cls with those fields: sentence BLEU in one call."},
     {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
      "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
      "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},
@@ -2218,6 +2273,11 @@ module_exec(PyObject *m)
         return -1;
     }
     Py_INCREF(state->builtin_sum);
+    for (int i = 0; i < 9; i++) {
+        if ((state->score_keys[i] = PyUnicode_InternFromString(SCORE_KEYS[i])) == NULL) {
+            return -1;
+        }
+    }
     if (PyModule_AddType(m, state->references_type) < 0
         || add_limit(m, "MAX_TOKENS", MAX_TOKENS) < 0
         || add_limit(m, "MAX_ORDER", MAX_ORDER) < 0) {
@@ -2234,6 +2294,9 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
         Py_VISIT(state->references_type);
         Py_VISIT(state->builtin_sum);
         Py_VISIT(state->intl_classes);
+        for (int i = 0; i < 9; i++) {
+            Py_VISIT(state->score_keys[i]);
+        }
     }
     return 0;
 }
@@ -2246,6 +2309,9 @@ module_clear(PyObject *m)
         Py_CLEAR(state->references_type);
         Py_CLEAR(state->builtin_sum);
         Py_CLEAR(state->intl_classes);
+        for (int i = 0; i < 9; i++) {
+            Py_CLEAR(state->score_keys[i]);
+        }
     }
     return 0;
 }

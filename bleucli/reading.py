@@ -219,7 +219,7 @@ def decodes_whole(encoding: str) -> bool:
 
 
 def _decoded_batches(
-    handle: BinaryIO, name: str, encoding: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    handle: BinaryIO, name: str, encoding: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES, first_line: int = 1
 ) -> Iterator[list[str]]:
     """The decoded lines of each block read, errors naming their line.
 
@@ -228,9 +228,9 @@ def _decoded_batches(
     a NUL, or in another encoding, is decoded line by line, naming the line.
     """
     whole = decodes_whole(encoding)
-    number = 1
+    number = first_line
     check_nul = codecs.lookup(encoding).name in _NUL_IS_SUSPICIOUS
-    for chunk in _line_chunks(handle, name, max_line_bytes, check_nul=check_nul):
+    for chunk in _line_chunks(handle, name, max_line_bytes, check_nul=check_nul, first_line=first_line):
         lines = None
         if whole and b"\x00" not in chunk:
             try:
@@ -288,6 +288,7 @@ def _line_chunks(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     check_nul: bool = False,
     keep_newlines: bool = False,
+    first_line: int = 1,
 ) -> Iterator[bytes]:
     """The input in chunks of whole lines (split on b"\\n" only, never on \\r), read in blocks.
 
@@ -300,12 +301,13 @@ def _line_chunks(
 
     Hostile input is refused as the bytes arrive, not once a newline comes
     (which may be never): a line longer than ``max_line_bytes`` (0: no limit),
-    and with ``check_nul`` a NUL byte in a line still being collected.
+    and with ``check_nul`` a NUL byte in a line still being collected. Errors
+    number the handle's first line ``first_line`` (a range of a file).
     """
     read = getattr(handle, "read1", handle.read)
     parts: list[bytes] = []
     pending = 0  # bytes of the line being collected
-    newlines = 0  # newlines before the current block
+    newlines = first_line - 1  # newlines before the current block
     try:
         while block := read(_BLOCK_BYTES):
             cut = block.rfind(b"\n")

@@ -280,3 +280,20 @@ def test_references_kept_as_text_score_as_python(monkeypatch: pytest.MonkeyPatch
         ours.corpus_score([*hyps[:-1], 3])
     with pytest.raises(LengthMismatchError):
         ours.corpus_score(hyps[:-1])
+
+
+def test_sentence_path_signature_follows_the_configuration() -> None:
+    """The sentence path keeps its signature per reference count; a change of configuration drops it."""
+    metric = BLEU(effective_order=True)
+    one = metric.sentence_score("a b c", ["a b d"])
+    two = metric.sentence_score("a b c", ["a b d", "a c"])
+    assert str(one.signature) == str(metric.signature(1)) and "nrefs:1" in str(one.signature)
+    assert str(two.signature) == str(metric.signature(2)) and "nrefs:2" in str(two.signature)
+    assert metric.sentence_scores(["a b c"], ["a b d"])[0].signature is metric.sentence_score("a", ["a"]).signature
+    metric.signature_fields = {"test": "t1"}  # as the CLI's options do after construction
+    assert "test:t1" in str(metric.sentence_score("a b c", ["a b d"]).signature)
+    assert "test:t1" in str(metric.sentence_scores(["a b c"], ["a b d", "a c"])[0].signature)
+    metric.lowercase = True  # the configuration changes the signature and the statistics alike
+    lowered = metric.sentence_score("A B C", ["a b d"])
+    assert "case:lc" in str(lowered.signature) and lowered.counts[0] == 2
+    assert lowered.signature == metric.signature(1)

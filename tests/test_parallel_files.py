@@ -8,14 +8,17 @@ the same statistics, and the same errors and warnings naming the same lines.
 from __future__ import annotations
 
 import gzip
+import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import datasets
 from bleucli import BLEU, CHRF, TER, streaming
 from bleucli.errors import InputError, LengthMismatchError
+from bleucli.executor import Workers
 from bleucli.file_ranges import LineRange, aligned_ranges, index_lines, read_range
 from bleucli.reading import FileLines, iter_lines
 from conftest import invoke
@@ -157,3 +160,123 @@ def test_line_range_reads_exactly_its_bytes(tmp_path: Path) -> None:
     path = write(tmp_path / "f", b"one\ntwo\nthree\n")
     assert read_range(LineRange(path, 4, 8, 2), "utf-8") == ["two"]
     assert read_range(LineRange(path, 8, 14, 3), "utf-8") == ["three"]
+
+
+# --- one line range per process, this process scoring the first (Workers.split) --------------------------------
+
+_PIDS: list[int] = []
+
+
+class _RecordingBLEU(BLEU):
+    """BLEU noting which process scores each chunk (only this process's list is seen here)."""
+
+    def chunk_statistics(self, systems, references):  # type: ignore[no-untyped-def]
+        _PIDS.append(os.getpid())
+        return super().chunk_statistics(systems, references)
+
+
+def test_parent_scores_the_first_range_and_a_child_the_rest(tmp_path: Path) -> None:
+    ref = write(tmp_path / "ref", b"".join(b"the line %d is here\n" % i for i in range(5000)))
+    hyp = write(tmp_path / "hyp", b"".join(b"the line %d was here\n" % (i * 7 % 5000) for i in range(5000)))
+    _PIDS.clear()
+    (serial,) = streaming.score_streams(_RecordingBLEU(), [FileLines(hyp)], [FileLines(ref)], ["hyp"], ["ref"])
+    _PIDS.clear()
+    (parallel,) = streaming.score_streams(_RecordingBLEU(), [FileLines(hyp)], [FileLines(ref)], ["hyp"], ["ref"],
+                                          jobs=2)
+    assert parallel.to_dict() == serial.to_dict()
+    # this process scored its half (2,500 lines: two chunks), the other half was scored elsewhere
+    assert _PIDS == [os.getpid()] * 2
+
+
+def test_too_long_segment_in_a_later_chunk_of_the_second_range(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streaming, "RANGE_LINES", 100)  # 50 marks: ranges of lines 1-2500 and 2501-5000
+    long = b" ".join(b"w%d" % k for k in range(40))
+    ref = write(tmp_path / "ref", b"a b c\n" * 5000)
+    hyp = write(tmp_path / "hyp", b"a b c\n" * 4799 + long + b"\n" + b"a b c\n" * 200)
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(InputError) as caught:
+            streaming.score_streams(TER(max_words=30), [FileLines(hyp)], [FileLines(ref)], ["hyp"], ["ref"],
+                                    jobs=jobs)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and messages[0].startswith("hyp:4800: TER: hypothesis of 40 words")
+
+
+def _part(context: dict[str, Any], value: int) -> tuple[int, int]:
+    if value < 0:
+        raise InputError("a bad part", "file", -value)
+    return context["scale"](value), os.getpid()
+
+
+def test_workers_split_runs_the_first_part_here_and_keeps_order() -> None:
+    context = {"scale": lambda value: value * 10}  # not picklable: reaches the children by fork
+    with Workers(context, jobs=3) as workers:
+        assert workers.forks
+        results = workers.split(_part, [(1,), (2,), (3,)])
+        assert [value for value, _ in results] == [10, 20, 30]
+        assert results[0][1] == os.getpid() and len({pid for _, pid in results}) == 3
+        with pytest.raises(InputError, match="file:7: a bad part"):  # the first failed part's error
+            workers.split(_part, [(1,), (-7,), (-9,)])
+        with pytest.raises(InputError, match="file:5: a bad part"):  # this process's own part failing
+            workers.split(_part, [(-5,), (2,), (3,)])
+    with Workers(context, jobs=1) as workers:  # one worker: everything here
+        assert not workers.forks
+        assert workers.split(_part, [(1,), (2,)]) == [(10, os.getpid()), (20, os.getpid())]
+
+
+# --- cut at byte offsets, each part finding its own lines (no index pass; inputs of SPLIT_MIN_BYTES and more) ---
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+@pytest.mark.parametrize("ending", [b"\n", b"", b"\r\n"])
+def test_byte_cut_parts_equal_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int,
+                                          ending: bytes) -> None:
+    monkeypatch.setattr(streaming, "SPLIT_MIN_BYTES", 0)
+    rng = random.Random(jobs)
+    words = ["der", "Hund", "bellt", ".", "eine", "Katze", "schläft", "", "1,5", "Vögel"]
+    lines = [[" ".join(rng.choice(words) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
+             for _ in range(3)]  # two systems, one reference: lines of unrelated lengths in each file
+    for column in lines:
+        column[-1] = "Ende"  # an empty last line without a final newline would be no line
+    paths = [write(tmp_path / f"f{k}", (ending or b"\n").join(line.encode() for line in column) + ending)
+             for k, column in enumerate(lines)]
+    metrics = [BLEU(), CHRF(), TER()]
+    runs = [streaming.score_streams_multi(metrics, [FileLines(p) for p in paths[:2]], [FileLines(paths[2])],
+                                          ["a", "b"], ["r"], jobs=j) for j in (1, jobs)]
+    assert [[s.to_dict() for s in row] for row in runs[1]] == [[s.to_dict() for s in row] for row in runs[0]]
+
+
+@pytest.mark.parametrize("where", ["first part", "last part", "longer"])
+def test_byte_cut_parts_report_unequal_files_with_full_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              where: str) -> None:
+    monkeypatch.setattr(streaming, "SPLIT_MIN_BYTES", 0)
+    ref_lines = 4000 if where != "longer" else 3000
+    ref = write(tmp_path / "ref", b"ein langer Satz hier\n" * ref_lines)
+    hyp_lines = {"first part": 1000, "last part": 3000, "longer": 3999}[where]
+    hyp = write(tmp_path / "hyp", b"a b\n" * hyp_lines)  # short lines: the cut in hyp falls early in ref
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(LengthMismatchError) as caught:
+            streaming.score_streams(BLEU(), [FileLines(hyp)], [FileLines(ref)], ["hyp"], ["ref"], jobs=jobs)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] == f"hypothesis hyp has {hyp_lines} lines but reference ref has {ref_lines}"
+
+
+def test_byte_cut_errors_name_lines_of_later_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streaming, "SPLIT_MIN_BYTES", 0)
+    ref = write(tmp_path / "ref", "\ufeff".encode() + b"".join(b"line %d\n" % i for i in range(1, 5001)))
+    for bad, line in ((b"bad \xff", 4321), (b"x" * 300, 4500)):
+        hyp = write(tmp_path / "hyp", b"".join(b"line %d\n" % i if i != line else bad + b"\n" for i in range(1, 5001)))
+        messages = []
+        for jobs in (1, 2):
+            with pytest.raises(InputError) as caught:
+                streaming.score_streams(BLEU(), [FileLines(hyp, max_line_bytes=200)],
+                                        [FileLines(ref, max_line_bytes=200)], ["hyp"], ["ref"], jobs=jobs)
+            messages.append(str(caught.value))
+        assert messages[0] == messages[1] and messages[0].startswith(f"{hyp}:{line}: ")
+    notices: list[str] = []
+    (score,) = streaming.score_streams(BLEU(), [FileLines(ref)], [FileLines(ref, notices=notices)], ["h"], ["r"],
+                                       jobs=2)
+    assert score.counts == score.totals and score.sys_len == 10_000  # lines of two tokens: no 3-grams
+    assert len(notices) == 1 and "byte order mark" in notices[0]

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from ..errors import InputError, OptionError
 from ..executor import CHUNK_SEGMENTS
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
+from ..signature import Signature
 from ..statistics import Statistics
 from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score, warn
@@ -35,6 +36,9 @@ COMPILED_TOKENIZERS = ("13a", "intl", "none")
 
 #: sacreBLEU warns when at least this many hypotheses end in " ." (looks tokenized).
 TOKENIZED_PERIOD_THRESHOLD = 100
+
+#: attributes whose assignment leaves the signature unchanged (see BLEU.__setattr__)
+_KEEPS_SENTENCE_SIGNATURES = frozenset({"_nrefs", "_signature_cache", "_sentence_signatures"})
 
 
 @dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
@@ -472,19 +476,47 @@ class BLEU(Metric[BLEURefData]):
         return _bleu(statistics[2: 2 + order], statistics[2 + order: 2 + 2 * order], int(statistics[0]),
                      int(statistics[1]), self.smooth_method, self.smooth_value, self.effective_order, order)[0]
 
+    #: the sentence path's signature per number of references (reset by any change of configuration)
+    _sentence_signatures: dict[int, Signature]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Assign; any change but the reference count's forgets the signatures of the sentence path.
+
+        :meth:`sentence_score` runs millions of times (MBR decoding, data filtering): it keeps its
+        signature per number of references instead of checking the whole configuration per call
+        (:meth:`signature` does, a tenth of the call's time), so a change of configuration (the CLI sets
+        ``signature_fields`` after construction) must drop them.
+        """
+        object.__setattr__(self, name, value)
+        if name not in _KEEPS_SENTENCE_SIGNATURES:
+            self.__dict__["_sentence_signatures"] = {}
+
+    def _sentence_signature(self, nrefs: int) -> Signature:
+        """:meth:`signature` for ``nrefs``, kept for the next sentences."""
+        signature = self.signature(nrefs)
+        self._sentence_signatures[nrefs] = signature
+        return signature
+
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         if not self.effective_order:
             warn("effective order is recommended for sentence-level BLEU (effective_order=True)")
         # The compiled path for a list or tuple of references (MBR and data filtering call this millions
         # of times); the extension refuses a line that is not a str with TypeError, and then the checks
-        # of Metric.sentence_score give their errors.
+        # of Metric.sentence_score give their errors. Statistics, the _bleu arithmetic (the same floats:
+        # tests/test_compiled_tokenizers.py) and the result object (as BLEUScore._build makes it) are made in C.
         if self._compiled_sentence is not None and type(references) in (list, tuple) and references:
+            nrefs = len(references)
+            signature = self._sentence_signatures.get(nrefs) or self._sentence_signature(nrefs)
             try:
-                score = self._sentence(hypothesis, references)
+                result: BLEUScore = self._compiled_sentence(
+                    hypothesis, references, self._compiled_tokenizer, self.max_ngram_order, self.lowercase,
+                    self._shortest, self.smooth_method, self.smooth_value, self.effective_order, BLEUScore, self.name,
+                    signature)
             except TypeError:
                 return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
-            self._nrefs = len(references)
-            return score
+            if self._nrefs != nrefs:
+                self._nrefs = nrefs
+            return result
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
 
     def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
@@ -494,20 +526,15 @@ class BLEU(Metric[BLEURefData]):
         hypotheses = list(hypotheses)
         if not all(map(str.__instancecheck__, hypotheses)):
             return super().sentence_scores(hypotheses, references)
-        self._nrefs = len(references)
-        sentence = self._sentence
-        return [sentence(hypothesis, references) for hypothesis in hypotheses]
-
-    def _sentence(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
-        """One sentence's score from the compiled path: statistics and the :func:`_bleu` arithmetic in C
-        (the same floats: ``tests/test_compiled_tokenizers.py``), the result object here."""
-        counts, totals, precisions, score, bp, sys_len, ref_len = self._compiled_sentence(
-            hypothesis, references, self._compiled_tokenizer, self.max_ngram_order, self.lowercase, self._shortest,
-            self.smooth_method, self.smooth_value, self.effective_order)
-        result = object.__new__(BLEUScore)  # BLEUScore._build without its call (a tenth of this path)
-        result.__dict__.update(name=self.name, score=score, signature=self.signature(len(references)), counts=counts,
-                               totals=totals, precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len)
-        return result
+        nrefs = self._nrefs = len(references)
+        # one signature and one set of arguments for the whole batch; each result as sentence_score builds it
+        signature = self._sentence_signatures.get(nrefs) or self._sentence_signature(nrefs)
+        sentence, name, tokenizer, order = self._compiled_sentence, self.name, self._compiled_tokenizer, \
+            self.max_ngram_order
+        lowercase, shortest, smooth, value, effective = self.lowercase, self._shortest, self.smooth_method, \
+            self.smooth_value, self.effective_order
+        return [sentence(hypothesis, references, tokenizer, order, lowercase, shortest, smooth, value, effective,
+                         BLEUScore, name, signature) for hypothesis in hypotheses]
 
     def _signature_key(self) -> Any:
         return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,
