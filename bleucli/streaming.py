@@ -352,47 +352,46 @@ def _cut_part_sums(
         columns.append(iter_range(LineRange(path, low, _file_size(path) if high is None else high, before + 1),
                                   encoding, limit))
     n_systems = len(system_names)
-    sums: list[list[list[Statistics]]] = [[[] for _ in range(n_systems)] for _ in metrics]
-    suspicious = [[0] * n_systems for _ in metrics]
-    first = before + 1
     lead, rest = columns[0], columns[1:]
-    while chunk := list(islice(lead, CHUNK_SEGMENTS)):
-        aligned = [chunk, *(list(islice(column, len(chunk))) for column in rest)]
-        if any(len(column) != len(chunk) for column in aligned):
+
+    def chunks() -> Iterator[tuple[list[list[str]], list[tuple[str, ...]]]]:
+        while chunk := list(islice(lead, CHUNK_SEGMENTS)):
+            aligned = [chunk, *(list(islice(column, len(chunk))) for column in rest)]
+            if any(len(column) != len(chunk) for column in aligned):
+                _report_full_lengths(paths, names, n_systems)
+            yield aligned[:n_systems], list(zip(*aligned[n_systems:]))
+        if last and any(next(column, _END) is not _END for column in rest):  # another file goes on
             _report_full_lengths(paths, names, n_systems)
-        systems, refs = aligned[:n_systems], list(zip(*aligned[n_systems:]))
-        for metric, counts in zip(metrics, suspicious):
-            for k, hypotheses in enumerate(systems):
-                counts[k] += metric.count_suspicious(hypotheses)
-        try:
-            for mine, theirs in zip(sums, _chunk_sums(metrics, systems, refs)):
-                for per_system, statistics in zip(mine, theirs):
-                    per_system.append(statistics)
-        except SegmentTooLongError as exc:
-            raise exc.at(system_names, reference_names, first) from None
-        first += len(chunk)
-    if last and any(next(column, _END) is not _END for column in rest):  # another file goes on
-        _report_full_lengths(paths, names, n_systems)
-    # not None: a part holds at least one line
-    return [[total(per_system) for per_system in per_metric] for per_metric in sums], suspicious  # type: ignore[misc]
+
+    return _part_sums(metrics, chunks(), system_names, reference_names, before + 1)
 
 
 def _range_part_sums(
     metrics: Sequence[Metric[Any]], ranges: list[Any], encoding: str, system_names: list[str],
     reference_names: list[str],
 ) -> tuple[list[list[Statistics]], list[list[int]]]:
-    """A part: the summed statistics ``[metric][system]`` of line ranges read in chunks, and suspicious counts.
-
-    A too-long segment is named here (file and line), since only this part knows where its chunks start.
-    """
+    """A part: the summed statistics ``[metric][system]`` of line ranges read in chunks, and suspicious counts."""
     from .file_ranges import iter_range
 
     n_systems = len(system_names)
     columns = [iter_range(line_range, encoding) for line_range in ranges]
+    chunks = aligned_chunks(columns[:n_systems], columns[n_systems:], system_names, reference_names)
+    return _part_sums(metrics, chunks, system_names, reference_names, ranges[0].first_line)
+
+
+def _part_sums(
+    metrics: Sequence[Metric[Any]], chunks: Iterable[tuple[list[list[str]], list[tuple[str, ...]]]],
+    system_names: list[str], reference_names: list[str], first: int,
+) -> tuple[list[list[Statistics]], list[list[int]]]:
+    """The summed statistics ``[metric][system]`` of a part's chunks of segments, and its suspicious counts.
+
+    ``first`` is the line number of the part's first segment: a too-long segment is named here (file
+    and line), since only the part knows where its chunks start.
+    """
+    n_systems = len(system_names)
     sums: list[list[list[Statistics]]] = [[[] for _ in range(n_systems)] for _ in metrics]
     suspicious = [[0] * n_systems for _ in metrics]
-    first = ranges[0].first_line
-    for systems, refs in aligned_chunks(columns[:n_systems], columns[n_systems:], system_names, reference_names):
+    for systems, refs in chunks:
         for metric, counts in zip(metrics, suspicious):
             for k, hypotheses in enumerate(systems):
                 counts[k] += metric.count_suspicious(hypotheses)
@@ -403,7 +402,7 @@ def _range_part_sums(
         except SegmentTooLongError as exc:
             raise exc.at(system_names, reference_names, first) from None
         first += len(refs)
-    # not None: a range holds at least one line
+    # not None: a part holds at least one line
     return [[total(per_system) for per_system in per_metric] for per_metric in sums], suspicious  # type: ignore[misc]
 
 
