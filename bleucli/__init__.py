@@ -10,8 +10,10 @@ test-set functions and ``DATASETS``, ``smart_open``, the n-gram helpers), except
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from .lazy import lazy_attributes
 from .version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,22 +73,16 @@ _EXPORTS = {
 __all__ = ["__version__", *_EXPORTS]
 
 
+def _submodule(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"{__name__}.{name}")
+
+
 #: Submodules reachable as attributes without their own import, as ``sacrebleu.metrics``/``sacrebleu.utils`` are.
 _SUBMODULES = ("metrics", "utils", "testsets")
 
-
-def __getattr__(name: str) -> Any:
-    import importlib
-
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module 'bleucli' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The API is imported lazily: list it anyway, as sacreBLEU's ``dir(sacrebleu)`` does."""
-    return sorted({*globals(), *__all__})
+# The API is imported lazily; ``dir(bleucli)`` lists it anyway, as sacreBLEU's ``dir(sacrebleu)`` does.
+__getattr__, __dir__ = lazy_attributes(__name__, {
+    **_EXPORTS, **{name: partial(_submodule, name) for name in _SUBMODULES},
+})

@@ -7,7 +7,9 @@ A script's ``from sacrebleu.utils import get_reference_files`` becomes
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_attributes
 
 if TYPE_CHECKING:  # pragma: no cover
     from .testsets.compat import (
@@ -25,15 +27,4 @@ __all__ = ["download_test_set", "get_available_testsets", "get_available_testset
            "get_langpairs_for_testset", "get_reference_files", "get_source_file", "smart_open"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from .testsets import compat
-
-        value = getattr(compat, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_attributes(__name__, dict.fromkeys(__all__, "bleucli.testsets.compat"))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..lazy import lazy_attributes
+
 if TYPE_CHECKING:  # pragma: no cover
     from .bleu import BLEU, BLEUScore
     from .chrf import CHRF, CHRFScore
@@ -23,18 +25,11 @@ _EXPORTS = {
 __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "TER", "TERScore", "METRICS"]
 
 
-def __getattr__(name: str) -> Any:
-    import importlib
-
-    if name == "METRICS":  # sacreBLEU's name -> class table
-        value: Any = {"BLEU": __getattr__("BLEU"), "CHRF": __getattr__("CHRF"), "TER": __getattr__("TER")}
-    elif name in _EXPORTS:
-        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+def _metrics_table() -> dict[str, Any]:
+    """sacreBLEU's ``METRICS``: name -> class."""
+    return {"BLEU": __getattr__("BLEU"), "CHRF": __getattr__("CHRF"), "TER": __getattr__("TER")}
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_attributes(__name__, {
+    **{name: f"{__name__}.{module}" for name, module in _EXPORTS.items()}, "METRICS": _metrics_table,
+})

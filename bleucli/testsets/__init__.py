@@ -7,7 +7,7 @@ is used (PyYAML and requests are imported only inside the functions that need th
 
 from __future__ import annotations
 
-from typing import Any
+from ..lazy import lazy_attributes
 
 _API = (
     "list_testsets", "language_pairs", "describe", "citation", "fields", "download",
@@ -19,11 +19,4 @@ _API = (
 __all__ = list(_API)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _API:
-        from . import api
-
-        value = getattr(api, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'bleucli.testsets' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_attributes(__name__, dict.fromkeys(_API, "bleucli.testsets.api"))
