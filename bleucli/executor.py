@@ -130,7 +130,14 @@ class Workers:
                 stream.flush()
             except (AttributeError, OSError, ValueError):  # pragma: no cover - closed or replaced streams
                 pass
+        import gc
+        import pickle  # noqa: F401 - imported once here rather than in every child (it sends its result)
+
         children: list[tuple[int, int]] = []
+        # As the gc module's documentation advises before fork() without exec(): the objects of this
+        # process move to the collector's permanent generation, so that no collection, here or in a
+        # child, walks them again (in a child, that would copy every page they are on).
+        gc.freeze()
         try:
             for args in arguments[1:]:
                 read_end, write_end = os.pipe()
@@ -146,6 +153,7 @@ class Workers:
                 results.append(_child_result(pid, read_end))
             return results
         finally:
+            gc.unfreeze()
             for pid, read_end in children:  # left when a part failed: stop the rest
                 os.close(read_end)
                 try:

@@ -268,7 +268,7 @@ def _steps_per_task(lines: int, workers: Workers) -> int:
 #: above it, at byte offsets of the first file, each part finding its own lines (:func:`_cut_part_sums`).
 SPLIT_MIN_BYTES = 1 << 20
 #: The share of the work (bytes of the first file) added to the first part: the others count lines first.
-FIRST_PART_EXTRA = 0.01
+FIRST_PART_EXTRA = 0.0
 
 
 def _file_split_parts(

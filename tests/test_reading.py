@@ -97,3 +97,78 @@ def test_block_decoding_equals_line_decoding(tmp_path) -> None:
     assert list(iter_lines(str(path))) == expected
     assert list(iter_lines(str(path), strip=False)) == [line[:-1] if line.endswith("\r") else line
                                                          for line in text.split("\n")[:-1]]
+
+
+# --- the newline scanner: compiled (memchr) and pure Python give the same answers -----------------------
+
+
+def _scanners() -> list[object]:
+    from bleucli.metrics.compiled import compiled_matcher
+    from bleucli.reading import _python_newlines
+
+    compiled = compiled_matcher()
+    return [_python_newlines] + ([compiled.newlines] if compiled is not None else [])
+
+
+def _model_newlines(data: bytes, start: int, end: int, limit: int) -> tuple[int, int]:
+    """The spec, the slow way: walk byte by byte."""
+    found, position = 0, start
+    for i in range(start, end):
+        if found == limit:
+            break
+        if data[i] == 0x0A:
+            found, position = found + 1, i + 1
+    return found, position
+
+
+@pytest.mark.parametrize("scanner", _scanners(), ids=lambda s: getattr(s, "__module__", "?"))
+def test_newline_scanner_matches_a_byte_by_byte_model(scanner) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    rng = random.Random(23)
+    for _ in range(3000):
+        data = bytes(rng.choice(b"ab\n\n\r\x00\xff") for _ in range(rng.randint(0, 40)))
+        start = rng.randint(0, len(data))
+        end = rng.randint(start, len(data))
+        limit = rng.choice([-1, 0, 1, 2, 3, rng.randint(0, 20)])
+        for buffer in (data, bytearray(data)):  # what the readers pass
+            expected = _model_newlines(data, start, end, limit)
+            assert scanner(buffer, start, end, limit) == expected, (data, start, end, limit)
+
+
+def test_compiled_newline_scanner_refuses_ranges_outside_the_buffer() -> None:
+    from bleucli.metrics.compiled import compiled_matcher
+
+    compiled = compiled_matcher()
+    if compiled is None:
+        pytest.skip("the compiled extension is not built")
+    for start, end in ((-1, 2), (0, 4), (3, 2)):
+        with pytest.raises(ValueError, match="start and end"):
+            compiled.newlines(b"a\nb", start, end, -1)
+    with pytest.raises(TypeError):
+        compiled.newlines("a\nb", 0, 3, -1)  # text has no byte buffer
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "python"])
+def test_newline_offsets_and_counts_of_files(tmp_path, monkeypatch: pytest.MonkeyPatch, pure: bool) -> None:  # type: ignore[no-untyped-def]
+    import random
+
+    from bleucli import file_ranges
+
+    if pure:
+        monkeypatch.setenv("BLEUCLI_PURE_PYTHON", "1")
+    monkeypatch.setattr(file_ranges, "_SCAN_BLOCK", 7)  # many blocks: counts and offsets cross block edges
+    rng = random.Random(5)
+    for trial in range(60):
+        data = bytes(rng.choice(b"xy\n") for _ in range(rng.randint(0, 50)))
+        path = tmp_path / f"f{trial}"
+        path.write_bytes(data)
+        total = data.count(b"\n")
+        counts = sorted(rng.randint(0, total + 2) for _ in range(rng.randint(1, 4)))
+        expected = [None if c > total else (0 if c == 0 else [i for i, b in enumerate(data) if b == 0x0A][c - 1] + 1)
+                    for c in counts]
+        assert file_ranges.newline_offsets(str(path), counts) == expected, (data, counts)
+        start = rng.randint(0, len(data))
+        end = rng.randint(start, len(data))
+        assert file_ranges.count_newlines(str(path), start, end) == data[start:end].count(b"\n")
+        assert file_ranges.count_newlines(str(path), start) == data[start:].count(b"\n")
