@@ -335,10 +335,11 @@ class BLEU(Metric[BLEURefData]):
         """Unpickled in another process (dask workers, spawned processes): the extension there
         needs intl's classes or zh's ranges too before it tokenizes with them."""
         self.__dict__.update(state)
-        if state.get("_compiled_tokenizer") in ("intl", "zh"):
+        tokenizer = state.get("_compiled_tokenizer")
+        if tokenizer in ("intl", "zh"):
             import importlib
 
-            _install_tables(importlib.import_module(self._compiled_statistics.__module__), self._compiled_tokenizer)
+            _install_tables(importlib.import_module(self._compiled_statistics.__module__), tokenizer)
 
     # -- statistics ---------------------------------------------------------------
     def _tokens(self, line: str) -> list[str]:
