@@ -57,9 +57,9 @@ PIECES = [
 #: zh's ranges: each one's first and last code points, one inside, and the neighbours just outside
 #: (some of them in another range); the real astral CJK blocks the malformed entries miss; more
 #: whitespace (U+2001..U+200A, U+2028, U+205F and U+3000 are in the ranges too), full-width digits
-#: and punctuation.
+#: and punctuation; and what zh's missing padding changes at the line's edges (a leading ".5", a final "1.").
 ZH_PIECES = [
-    *PIECES,
+    *PIECES, ".5", " .5", "\u3000,5", "2019.", "1.", "1,", "1-", " \u4e2d.5", "\t.",
     *(chr(code) for start, end in CHINESE_RANGES for code in (start - 1, start, (start + end) // 2, end, end + 1)),
     "\U00020000", "\U0002A6D6", "\U0002F800", "\U0002FA1D", "\u2001", "\u2028", "\u2029", "\u205f", "\u3000",
     "\uff10", "\uff0e", "\uff0c", "\uff0d", "\u3002", "\u4e2d", "\u6587", "\udfff", "\x00", "\t",
