@@ -358,6 +358,11 @@ def test_references_kept_as_text_score_as_python(monkeypatch: pytest.MonkeyPatch
     theirs = python_bleu(monkeypatch, tokenize=tokenize, lowercase=True, references=refs)
     assert ours.corpus_statistics(hyps) == theirs.corpus_statistics(hyps)
     assert ours.corpus_score(hyps).__dict__ == theirs.corpus_score(hyps).__dict__
+    # the kept text also follows the protocol of every kind of reference data (lengths, matches)
+    kept = ours._ref_cache
+    assert kept is not None and theirs._ref_cache is not None
+    assert [ours.segment_statistics(h, info) for h, info in zip(hyps[:200], kept)] == \
+        [theirs.segment_statistics(h, info) for h, info in zip(hyps[:200], theirs._ref_cache)]
     with pytest.raises(InputError, match=f"hypothesis {count} is int"):
         ours.corpus_score([*hyps[:-1], 3])
     with pytest.raises(LengthMismatchError):

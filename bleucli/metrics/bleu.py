@@ -174,11 +174,13 @@ def _bleu(
     return score, correct, total, precisions, bp
 
 
-def _compiled_tokens(tokenizer: str, lowercase: bool, line: str) -> list[str]:
-    """A line's tokens as BLEU makes them (lowercased if asked, right-stripped), by the extension."""
+def _compiled_tokens(tokenizer: str, lowercase: bool, line: str) -> Tokens:
+    """A line's tokens as BLEU makes them (lowercased if asked, right-stripped), by the extension;
+    for char the string of them, the kind :meth:`BLEU._sequence` gives the matchers for char."""
     module = compiled_matcher()
     assert module is not None  # only used by metrics made with the extension
-    return module.tokenize((line.lower() if lowercase else line).rstrip(), tokenizer)
+    tokens = module.tokenize((line.lower() if lowercase else line).rstrip(), tokenizer)
+    return "".join(tokens) if tokenizer == "char" else tokens
 
 
 def _install_tables(compiled: Any, tokenizer: str) -> None:
