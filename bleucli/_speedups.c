@@ -815,8 +815,10 @@ static PyType_Spec References_spec = {
  * tokens_13a(line) gives exactly the tokens of bleucli.tokenizers.tok_13a (sacreBLEU 2.6's
  * Tokenizer13a followed by str.split()); the Python tokenizer stays the reference and the
  * fallback, and the tests compare the two on every line of the test data and on random text.
- * bleu_statistics(...) tokenizes a chunk's hypotheses and references (13a or none), gives
- * tokens ids and counts clipped n-gram matches, all in C: no str is made for a token.
+ * bleu_statistics(...) tokenizes a chunk's hypotheses and references (13a, intl, zh, char or
+ * none), gives tokens ids and counts clipped n-gram matches, all in C: no str is made for a
+ * token. intl, zh and char are described at their functions (tokenize_intl, tokenize_zh,
+ * tokenize_char); zh is 13a's rules below without the pre-pass and the padding.
  *
  * 13a as sacreBLEU runs it: remove "<skipped>", "-\n"; "\n" -> " "; if there is an "&",
  * replace &quot; &amp; &lt; &gt; (in that order, each one pass, as str.replace); pad the
@@ -1048,7 +1050,7 @@ is_point(Py_UCS4 c)
    padded with a space on each side when `pad` (13a; zh does not pad), the four substitutions,
    then the whitespace split. With `chinese` (zh's table), each Chinese character is first
    spaced, " c ", as zh does before the rules: that and rule 1 both replace single characters,
-   of disjoint classes (rule 1's are ASCII, zh's ranges start at U+2001), so one pass does both. */
+   of disjoint classes (rule 1's are ASCII; set_zh_ranges refuses ASCII), so one pass does both. */
 static int
 tokenize_13a_rules(Arena *a, int kind, const void *data, Py_ssize_t n, int pad, const unsigned char *chinese)
 {
