@@ -1727,7 +1727,8 @@ same_token(const Arena *a, Py_ssize_t x, Py_ssize_t y)
 {
     Py_ssize_t length = a->starts[x + 1] - a->starts[x];
     return a->hashes[x] == a->hashes[y] && length == a->starts[y + 1] - a->starts[y]
-        && memcmp(a->chars + a->starts[x], a->chars + a->starts[y], (size_t)length * sizeof(Py_UCS4)) == 0;
+        && (length == 1 ? a->chars[a->starts[x]] == a->chars[a->starts[y]]  /* char's tokens, punctuation */
+            : memcmp(a->chars + a->starts[x], a->chars + a->starts[y], (size_t)length * sizeof(Py_UCS4)) == 0);
 }
 
 /* Ids of the segment's tokens: reference tokens 0..total_ref-1 get dense ids (equal text,
