@@ -91,9 +91,11 @@ def test_on_much_random_text(tokenizer: str, seed: int) -> None:
     assert mismatches == []
 
 
-def test_zh_ranges_are_the_python_ones_on_every_code_point() -> None:
-    """The table made from CHINESE_RANGES: every code point (surrogates included) between letters."""
-    line = "a".join(map(chr, range(0x110000)))
+@pytest.mark.parametrize("separator", ["a", pytest.param("1.", marks=pytest.mark.slow)])
+def test_zh_ranges_are_the_python_ones_on_every_code_point(separator: str) -> None:
+    """The table made from CHINESE_RANGES: every code point (surrogates included) between letters
+    (the fast path), or between "1." (a digit touches a period: the rules' path)."""
+    line = separator.join(map(chr, range(0x110000)))
     assert speedups.tokenize(line, "zh") == PYTHON["zh"].tokens(line)
 
 
