@@ -1,6 +1,7 @@
 """Corpus BLEU speed, bleucli vs sacreBLEU 2.6, side by side in one run.
 
     python bench/bench_bleu.py [--repeat 3] [--lines 200000] [--tokenizers 13a,intl,char,none]
+        [--sentences 10000] [--sentence-tokenize 13a]
 
 For every shared WMT set: all systems scored against the first reference with
 reference statistics computed once (both tools cache them), per tokenizer.
@@ -41,6 +42,7 @@ def main() -> None:
     parser.add_argument("--sets", default="", help="comma-separated set names (default: every shared set)")
     parser.add_argument("--sentences", type=int, default=10_000,
                         help="pairs for the sentence-level rows (0: skip them)")
+    parser.add_argument("--sentence-tokenize", default="13a", help="the tokenizer of the sentence-level rows")
     args = parser.parse_args()
     print_matcher()
     rows = []
@@ -69,11 +71,11 @@ def main() -> None:
         ))
         _progress(rows[-1])
     if args.sentences:
-        rows.extend(sentence_rows(args.sentences, args.repeat))
+        rows.extend(sentence_rows(args.sentences, args.repeat, args.sentence_tokenize))
     print_table(rows)
 
 
-def sentence_rows(count: int, repeat: int) -> list[tuple[str, float, float]]:
+def sentence_rows(count: int, repeat: int, tokenize: str = "13a") -> list[tuple[str, float, float]]:
     """Sentence-level BLEU (effective order) on ``count`` pairs of the large corpus, one call per pair.
 
     Also the batch API: every hypothesis of a 100-line window scored against one
@@ -84,11 +86,12 @@ def sentence_rows(count: int, repeat: int) -> list[tuple[str, float, float]]:
     warnings.simplefilter("ignore")
     hyp_path, ref_path = build_large_corpus(max(count, 30_000))
     hyps, refs = read_lines(hyp_path)[:count], read_lines(ref_path)[:count]
-    ours, theirs = BLEU(effective_order=True), SacreBLEU(effective_order=True)
+    ours, theirs = BLEU(effective_order=True, tokenize=tokenize), SacreBLEU(effective_order=True, tokenize=tokenize)
     assert [ours.sentence_score(h, [r]).score for h, r in zip(hyps, refs)] == \
         [theirs.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+    name = "" if tokenize == "13a" else f" ({tokenize})"
     rows = [(
-        f"sentence_score x {count:,}",
+        f"sentence_score x {count:,}{name}",
         median_time(lambda: [ours.sentence_score(h, [r]) for h, r in zip(hyps, refs)], repeat),
         median_time(lambda: [theirs.sentence_score(h, [r]) for h, r in zip(hyps, refs)], repeat),
     )]
@@ -98,7 +101,7 @@ def sentence_rows(count: int, repeat: int) -> list[tuple[str, float, float]]:
     assert [s.score for s in ours.sentence_scores(window, [batch_refs[0]])] == \
         [theirs.sentence_score(h, [batch_refs[0]]).score for h in window]
     rows.append((
-        f"{len(batch_refs)} x 100 hyps vs 1 ref (batch API)",
+        f"{len(batch_refs)} x 100 hyps vs 1 ref (batch API){name}",
         median_time(lambda: [ours.sentence_scores(window, [r]) for r in batch_refs], repeat),
         median_time(lambda: [[theirs.sentence_score(h, [r]) for h in window] for r in batch_refs], repeat),
     ))

@@ -815,8 +815,10 @@ static PyType_Spec References_spec = {
  * tokens_13a(line) gives exactly the tokens of bleucli.tokenizers.tok_13a (sacreBLEU 2.6's
  * Tokenizer13a followed by str.split()); the Python tokenizer stays the reference and the
  * fallback, and the tests compare the two on every line of the test data and on random text.
- * bleu_statistics(...) tokenizes a chunk's hypotheses and references (13a or none), gives
- * tokens ids and counts clipped n-gram matches, all in C: no str is made for a token.
+ * bleu_statistics(...) tokenizes a chunk's hypotheses and references (13a, intl, zh, char or
+ * none), gives tokens ids and counts clipped n-gram matches, all in C: no str is made for a
+ * token. intl, zh and char are described at their functions (tokenize_intl, tokenize_zh,
+ * tokenize_char); zh is 13a's rules below without the pre-pass and the padding.
  *
  * 13a as sacreBLEU runs it: remove "<skipped>", "-\n"; "\n" -> " "; if there is an "&",
  * replace &quot; &amp; &lt; &gt; (in that order, each one pass, as str.replace); pad the
@@ -848,7 +850,7 @@ static const unsigned char ascii_13a[128] = {
     2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 0,
 };
 
-enum { TOKENIZE_NONE = 0, TOKENIZE_13A = 1, TOKENIZE_INTL = 2 };
+enum { TOKENIZE_NONE = 0, TOKENIZE_13A = 1, TOKENIZE_INTL = 2, TOKENIZE_CHAR = 3, TOKENIZE_ZH = 4 };
 
 /* intl's classes of a code point, from the table that bleucli.tokenizers.tok_intl builds out of
    the `regex` module's Unicode data (the module sacreBLEU uses) and gives set_intl_classes. */
@@ -856,6 +858,16 @@ enum { TOKENIZE_NONE = 0, TOKENIZE_13A = 1, TOKENIZE_INTL = 2 };
 #define INTL_S 2  /* \p{S} */
 #define INTL_N 4  /* \p{N} */
 #define INTL_CODE_POINTS 0x110000
+
+/* zh's Chinese characters: one bit per code point (ZH_TABLE_BYTES bytes), set by set_zh_ranges from
+   bleucli.tokenizers.tok_zh.CHINESE_RANGES (the ranges sacreBLEU's table really selects). */
+#define ZH_TABLE_BYTES (0x110000 / 8)
+
+static inline int
+is_chinese(const unsigned char *table, Py_UCS4 c)
+{
+    return (table[c >> 3] >> (c & 7)) & 1;
+}
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
@@ -875,6 +887,7 @@ typedef struct {
     Py_UCS4 *work[2];       /* the slow path's two buffers */
     Py_ssize_t cap_work[2];
     const unsigned char *intl;  /* intl's classes (INTL_CODE_POINTS bytes), when installed */
+    const unsigned char *zh;    /* zh's Chinese characters (ZH_TABLE_BYTES bytes), when installed */
 } Arena;
 
 static void
@@ -1033,23 +1046,28 @@ is_point(Py_UCS4 c)
     return c == '.' || c == ',';
 }
 
-/* 13a by the rules: text (already stripped of <skipped>, newlines and entities) padded,
-   the four substitutions, then the whitespace split. */
+/* mteval-v13a's rules: text (for 13a already stripped of <skipped>, newlines and entities)
+   padded with a space on each side when `pad` (13a; zh does not pad), the four substitutions,
+   then the whitespace split. With `chinese` (zh's table), each Chinese character is first
+   spaced, " c ", as zh does before the rules: that and rule 1 both replace single characters,
+   of disjoint classes (rule 1's are ASCII; set_zh_ranges refuses ASCII), so one pass does both. */
 static int
-tokenize_13a_rules(Arena *a, int kind, const void *data, Py_ssize_t n)
+tokenize_13a_rules(Arena *a, int kind, const void *data, Py_ssize_t n, int pad, const unsigned char *chinese)
 {
     Py_ssize_t i, len;
     Py_UCS4 *src, *dst;
-    /* rule 1 (and the padding) */
+    /* rule 1 (and the padding; zh's spacing) */
     dst = work_buffer(a, 0, 3 * n + 2);
     if (dst == NULL) {
         return -1;
     }
     len = 0;
-    dst[len++] = ' ';
+    if (pad) {
+        dst[len++] = ' ';
+    }
     for (i = 0; i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c < 128 && (ascii_13a[c] == CH_SPLIT || c == ' ')) {
+        if (c < 128 ? (ascii_13a[c] == CH_SPLIT || c == ' ') : (chinese != NULL && is_chinese(chinese, c))) {
             dst[len++] = ' ';
             dst[len++] = c;
             dst[len++] = ' ';
@@ -1058,7 +1076,9 @@ tokenize_13a_rules(Arena *a, int kind, const void *data, Py_ssize_t n)
             dst[len++] = c;
         }
     }
-    dst[len++] = ' ';
+    if (pad) {
+        dst[len++] = ' ';
+    }
     /* rule 2: ([^0-9])([\.,]) -> "\1 \2 " */
     src = dst;
     if ((dst = work_buffer(a, 1, 2 * len)) == NULL) {
@@ -1205,9 +1225,13 @@ tokenize_intl(Arena *a, int kind, const void *data, Py_ssize_t n)
 /* 13a's fast path for one kind of str (a constant where it is inlined, so that reading a
    character is one load): 1 when done; 0 when a digit touches a period, comma or dash (the
    caller then takes the rules); 2 when `raw` and the line has a character that the pre-pass
-   may change (& < or a newline). The arena's counts change only when 1 is returned. */
+   may change (& < or a newline). The arena's counts change only when 1 is returned.
+   With `chinese` (zh, a constant NULL for 13a), a Chinese character is a token of its own (a
+   separator if it is whitespace), and separates a digit from its neighbours, as the spaces
+   that zh puts around it do. Padding the line or not changes nothing here: on this path no
+   period or comma touches a digit, and every one of them is split off either way. */
 static inline Py_ALWAYS_INLINE int
-fast_13a(Arena *a, const int kind, const void *data, Py_ssize_t n, int raw)
+fast_13a(Arena *a, const int kind, const void *data, Py_ssize_t n, int raw, const unsigned char *chinese)
 {
     Py_UCS4 *chars = a->chars;
     Py_ssize_t *starts = a->starts;
@@ -1238,6 +1262,9 @@ fast_13a(Arena *a, const int kind, const void *data, Py_ssize_t n, int raw)
         }
         else {
             cls = Py_UNICODE_ISSPACE(c) ? CH_SPACE : CH_WORD;
+            if (chinese != NULL && cls == CH_WORD && is_chinese(chinese, c)) {
+                cls = CH_SPLIT;
+            }
             previous = cls;
         }
         if (cls == CH_WORD) {
@@ -1274,12 +1301,64 @@ tokenize_13a_fast(Arena *a, int kind, const void *data, Py_ssize_t n, int raw)
 {
     switch (kind) {
     case PyUnicode_1BYTE_KIND:
-        return fast_13a(a, PyUnicode_1BYTE_KIND, data, n, raw);
+        return fast_13a(a, PyUnicode_1BYTE_KIND, data, n, raw, NULL);
     case PyUnicode_2BYTE_KIND:
-        return fast_13a(a, PyUnicode_2BYTE_KIND, data, n, raw);
+        return fast_13a(a, PyUnicode_2BYTE_KIND, data, n, raw, NULL);
     default:
-        return fast_13a(a, PyUnicode_4BYTE_KIND, data, n, raw);
+        return fast_13a(a, PyUnicode_4BYTE_KIND, data, n, raw, NULL);
     }
+}
+
+/* The tokens of text[0:n] as bleucli.tokenizers.tok_zh.TokenizerZh gives them: str.strip(),
+   a space each side of every Chinese character, mteval-v13a's rules without 13a's pre-pass
+   (<skipped>, entities) and without its padding (so a leading ".5" or a final "2019." stays
+   one token), the whitespace split. 13a's fast path when it applies, else the rules. */
+static int
+tokenize_zh(Arena *a, int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t start = 0;
+    int done;
+    while (start < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, start))) {
+        start++;
+    }
+    while (n > start && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, n - 1))) {
+        n--;
+    }
+    data = (const char *)data + start * kind;  /* a kind is its characters' size in bytes */
+    n -= start;
+    if (arena_reserve(a, n, n + 1) < 0) {
+        return -1;
+    }
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND:
+        done = fast_13a(a, PyUnicode_1BYTE_KIND, data, n, 0, a->zh);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        done = fast_13a(a, PyUnicode_2BYTE_KIND, data, n, 0, a->zh);
+        break;
+    default:
+        done = fast_13a(a, PyUnicode_4BYTE_KIND, data, n, 0, a->zh);
+    }
+    return done == 1 ? 0 : tokenize_13a_rules(a, kind, data, n, 0, a->zh);
+}
+
+/* Every character but whitespace (str.split()'s) is a token: char's tokens. */
+static int
+tokenize_char(Arena *a, int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t i;
+    if (arena_reserve(a, n, n + 1) < 0) {
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128 ? ascii_13a[c] == CH_SPACE : Py_UNICODE_ISSPACE(c)) {
+            continue;
+        }
+        a->chars[a->n_chars++] = c;
+        arena_close(a, (FNV_OFFSET ^ c) * FNV_PRIME);
+    }
+    return 0;
 }
 
 /* Whether text[0:n] has a character that 13a's pre-pass may change: & (entities), < (<skipped>)
@@ -1319,6 +1398,12 @@ tokenize_text(Arena *a, int tokenizer, int kind, const void *data, Py_ssize_t n)
     if (tokenizer == TOKENIZE_INTL) {
         return tokenize_intl(a, kind, data, n);
     }
+    if (tokenizer == TOKENIZE_CHAR) {
+        return tokenize_char(a, kind, data, n);
+    }
+    if (tokenizer == TOKENIZE_ZH) {
+        return tokenize_zh(a, kind, data, n);
+    }
     /* each character gives at most one token character, and at most one token */
     if (arena_reserve(a, n, n + 1) < 0) {
         return -1;
@@ -1328,7 +1413,7 @@ tokenize_text(Arena *a, int tokenizer, int kind, const void *data, Py_ssize_t n)
         return 0;
     }
     if (done == 0 && !needs_prepass(kind, data, n)) {
-        return tokenize_13a_rules(a, kind, data, n);
+        return tokenize_13a_rules(a, kind, data, n, 1, NULL);
     }
     /* the pre-pass, on a copy (str.replace, in sacreBLEU's order); the arena's work buffers
        are used by the rules, so the copy goes to its own allocation */
@@ -1353,7 +1438,7 @@ tokenize_text(Arena *a, int tokenizer, int kind, const void *data, Py_ssize_t n)
     }
     done = tokenize_13a_fast(a, PyUnicode_4BYTE_KIND, text, length, 0);
     if (done == 0) {
-        done = tokenize_13a_rules(a, PyUnicode_4BYTE_KIND, text, length) < 0 ? -1 : 1;
+        done = tokenize_13a_rules(a, PyUnicode_4BYTE_KIND, text, length, 1, NULL) < 0 ? -1 : 1;
     }
     PyMem_Free(text);
     return done < 0 ? -1 : 0;
@@ -1414,8 +1499,14 @@ read_tokenizer(PyObject *name)
         if (PyUnicode_CompareWithASCIIString(name, "intl") == 0) {
             return TOKENIZE_INTL;
         }
+        if (PyUnicode_CompareWithASCIIString(name, "char") == 0) {
+            return TOKENIZE_CHAR;
+        }
+        if (PyUnicode_CompareWithASCIIString(name, "zh") == 0) {
+            return TOKENIZE_ZH;
+        }
     }
-    PyErr_SetString(PyExc_ValueError, "the compiled tokenizers are '13a', 'intl' and 'none'");
+    PyErr_SetString(PyExc_ValueError, "the compiled tokenizers are '13a', 'intl', 'zh', 'char' and 'none'");
     return -1;
 }
 
@@ -1448,6 +1539,7 @@ typedef struct {
     PyTypeObject *references_type;
     PyObject *builtin_sum;  /* what _bleu sums its logs with */
     PyObject *intl_classes;  /* bytes: intl's classes of every code point (set_intl_classes) */
+    PyObject *zh_table;      /* bytes: zh's Chinese characters, a bit per code point (set_zh_ranges) */
     PyObject *score_keys[9];  /* interned names of a BLEUScore's fields, in the order of BLEUScore._build */
     Scratch scratch;
     int busy;
@@ -1497,18 +1589,83 @@ scratch_acquire(PyObject *module, Scratch *own)
     }
     s->arena.intl = state != NULL && state->intl_classes != NULL
         ? (const unsigned char *)PyBytes_AS_STRING(state->intl_classes) : NULL;
+    s->arena.zh = state != NULL && state->zh_table != NULL
+        ? (const unsigned char *)PyBytes_AS_STRING(state->zh_table) : NULL;
     return s;
 }
 
-/* 0, or -1 with ValueError when the tokenizer is intl and its classes are not installed. */
+/* 0, or -1 with ValueError when the tokenizer is intl or zh and its table is not installed. */
 static int
-check_intl(const Scratch *s, int tokenizer)
+check_tables(const Scratch *s, int tokenizer)
 {
     if (tokenizer == TOKENIZE_INTL && s->arena.intl == NULL) {
         PyErr_SetString(PyExc_ValueError, "intl needs its classes first (set_intl_classes)");
         return -1;
     }
+    if (tokenizer == TOKENIZE_ZH && s->arena.zh == NULL) {
+        PyErr_SetString(PyExc_ValueError, "zh needs its ranges first (set_zh_ranges)");
+        return -1;
+    }
     return 0;
+}
+
+/* set_zh_ranges(ranges): zh's Chinese characters, as inclusive (first, last) code point pairs
+   (bleucli.tokenizers.tok_zh.CHINESE_RANGES: the table is made from them, never written here),
+   kept by the module as a bit per code point for the tokenizer "zh". ASCII is refused: the
+   C tokenizer spaces Chinese characters in the same pass as rule 1 pads its ASCII class, and
+   treats digits, periods, commas and dashes as never Chinese. */
+static PyObject *
+set_zh_ranges(PyObject *module, PyObject *ranges)
+{
+    ModuleState *state = PyModule_GetState(module);
+    PyObject *seq, *table;
+    unsigned char *bits;
+    Py_ssize_t i;
+    if (state == NULL) {
+        return NULL;
+    }
+    if ((seq = PySequence_Fast(ranges, "zh's ranges must be a sequence of (first, last) pairs")) == NULL) {
+        return NULL;
+    }
+    if ((table = PyBytes_FromStringAndSize(NULL, ZH_TABLE_BYTES)) == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    bits = (unsigned char *)PyBytes_AS_STRING(table);
+    memset(bits, 0, ZH_TABLE_BYTES);
+    for (i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(seq, i);
+        long first, last, c;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_ValueError, "zh's ranges must be a sequence of (first, last) pairs");
+            goto fail;
+        }
+        first = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+        last = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        if ((first == -1 || last == -1) && PyErr_Occurred()) {
+            goto fail;
+        }
+        if (first < 128 || first > last || last > 0x10FFFF) {
+            PyErr_Format(PyExc_ValueError, "zh's range (%ld, %ld): not 128 <= first <= last <= 0x10FFFF",
+                         first, last);
+            goto fail;
+        }
+        for (c = first; c <= last; c++) {
+            bits[c >> 3] |= (unsigned char)(1u << (c & 7));
+        }
+    }
+    Py_DECREF(seq);
+    if (state->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "set_zh_ranges during a call");
+        Py_DECREF(table);
+        return NULL;
+    }
+    Py_XSETREF(state->zh_table, table);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(table);
+    return NULL;
 }
 
 /* set_intl_classes(table): intl's classes of every code point, INTL_CODE_POINTS bytes (bits:
@@ -1570,7 +1727,8 @@ same_token(const Arena *a, Py_ssize_t x, Py_ssize_t y)
 {
     Py_ssize_t length = a->starts[x + 1] - a->starts[x];
     return a->hashes[x] == a->hashes[y] && length == a->starts[y + 1] - a->starts[y]
-        && memcmp(a->chars + a->starts[x], a->chars + a->starts[y], (size_t)length * sizeof(Py_UCS4)) == 0;
+        && (length == 1 ? a->chars[a->starts[x]] == a->chars[a->starts[y]]  /* char's tokens, punctuation */
+            : memcmp(a->chars + a->starts[x], a->chars + a->starts[y], (size_t)length * sizeof(Py_UCS4)) == 0);
 }
 
 /* Ids of the segment's tokens: reference tokens 0..total_ref-1 get dense ids (equal text,
@@ -1757,7 +1915,7 @@ tokenize(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #endif
     s = scratch_acquire(module, &own);
     arena = &s->arena;
-    if (check_intl(s, tokenizer) < 0 || arena_reserve(arena, 16, 16) < 0) {
+    if (check_tables(s, tokenizer) < 0 || arena_reserve(arena, 16, 16) < 0) {
         goto done;
     }
     arena_clear(arena);
@@ -1784,14 +1942,13 @@ done:
     return result;
 }
 
-/* tokens_13a(line) -> list of str: tokenize(line, "13a"), as one picklable function of one
-   argument (a metric keeps it as its tokenizer's tokens()). */
+/* tokenize(line, name), for the picklable one-argument functions below. */
 static PyObject *
-tokens_13a(PyObject *module, PyObject *line)
+tokens_named(PyObject *module, PyObject *line, const char *name)
 {
     PyObject *args[2] = {line, NULL};
     PyObject *result;
-    args[1] = PyUnicode_FromString("13a");
+    args[1] = PyUnicode_FromString(name);
     if (args[1] == NULL) {
         return NULL;
     }
@@ -1800,19 +1957,24 @@ tokens_13a(PyObject *module, PyObject *line)
     return result;
 }
 
-/* tokens_intl(line): tokenize(line, "intl"), as tokens_13a. */
+/* tokens_13a(line) -> list of str: tokenize(line, "13a"), as one picklable function of one
+   argument (a metric keeps it as its tokenizer's tokens()); tokens_intl and tokens_zh alike. */
+static PyObject *
+tokens_13a(PyObject *module, PyObject *line)
+{
+    return tokens_named(module, line, "13a");
+}
+
 static PyObject *
 tokens_intl(PyObject *module, PyObject *line)
 {
-    PyObject *args[2] = {line, NULL};
-    PyObject *result;
-    args[1] = PyUnicode_FromString("intl");
-    if (args[1] == NULL) {
-        return NULL;
-    }
-    result = tokenize(module, args, 2);
-    Py_DECREF(args[1]);
-    return result;
+    return tokens_named(module, line, "intl");
+}
+
+static PyObject *
+tokens_zh(PyObject *module, PyObject *line)
+{
+    return tokens_named(module, line, "zh");
 }
 
 /* One segment: the hypothesis (a str) against its references (a sequence of str), into
@@ -1910,7 +2072,7 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     s = scratch_acquire(module, &own);
-    if (check_intl(s, tokenizer) < 0) {
+    if (check_tables(s, tokenizer) < 0) {
         goto done;
     }
     refs_list = PySequence_Fast(args[1], "references must be a sequence");
@@ -2203,7 +2365,7 @@ bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     s = scratch_acquire(module, &own);
-    if (check_intl(s, tokenizer) == 0 && reserve_matches(s, max_order) == 0
+    if (check_tables(s, tokenizer) == 0 && reserve_matches(s, max_order) == 0
         && segment_statistics(s, args[0], args[1], tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) == 0) {
         result = sentence_result(module, hyp_len, ref_len, s->matches, max_order, smooth, smooth_value,
                                  effective_order);
@@ -2269,14 +2431,18 @@ static PyMethodDef methods[] = {
      "ngram_matches(hypothesis, references, max_order) -> list of clipped matches, orders 1..max_order.\n\n"
      "hypothesis and each reference: a str (characters are the tokens) or a list of str."},
     {"tokenize", (PyCFunction)(void (*)(void))tokenize, METH_FASTCALL,
-     "tokenize(line, tokenizer) -> list of str: the tokens of '13a' or 'none', exactly as the Python\n"
-     "tokenizers' tokens() give them."},
+     "tokenize(line, tokenizer) -> list of str: the tokens of '13a', 'intl', 'zh', 'char' or 'none', exactly\n"
+     "as the Python tokenizers' tokens() give them."},
     {"tokens_13a", (PyCFunction)tokens_13a, METH_O,
      "tokens_13a(line) -> list of str: tokenize(line, '13a')."},
     {"tokens_intl", (PyCFunction)tokens_intl, METH_O,
      "tokens_intl(line) -> list of str: tokenize(line, 'intl')."},
     {"set_intl_classes", (PyCFunction)set_intl_classes, METH_O,
      "set_intl_classes(table): intl's classes, one byte per code point (1 P, 2 S, 4 N), from regex's tables."},
+    {"set_zh_ranges", (PyCFunction)set_zh_ranges, METH_O,
+     "set_zh_ranges(ranges): zh's Chinese characters, inclusive (first, last) code point pairs (tok_zh)."},
+    {"tokens_zh", (PyCFunction)tokens_zh, METH_O,
+     "tokens_zh(line) -> list of str: tokenize(line, 'zh')."},
     {"bleu_sentence", (PyCFunction)(void (*)(void))bleu_sentence, METH_FASTCALL,
      "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth, smooth_value,\n"
      "effective_order[, cls, name, signature]) -> (counts, totals, precisions, score, bp, sys_len, ref_len),\n"
@@ -2344,6 +2510,7 @@ module_traverse(PyObject *m, visitproc visit, void *arg)
         Py_VISIT(state->references_type);
         Py_VISIT(state->builtin_sum);
         Py_VISIT(state->intl_classes);
+        Py_VISIT(state->zh_table);
         for (int i = 0; i < 9; i++) {
             Py_VISIT(state->score_keys[i]);
         }
@@ -2359,6 +2526,7 @@ module_clear(PyObject *m)
         Py_CLEAR(state->references_type);
         Py_CLEAR(state->builtin_sum);
         Py_CLEAR(state->intl_classes);
+        Py_CLEAR(state->zh_table);
         for (int i = 0; i < 9; i++) {
             Py_CLEAR(state->score_keys[i]);
         }

@@ -3,13 +3,15 @@
 ``tokenize(line, "13a")`` must give exactly the tokens of
 :class:`bleucli.tokenizers.tok_13a.Tokenizer13a` (itself checked against
 sacreBLEU and against mteval-v13a's four substitutions in
-``test_mteval_rules.py``), and ``bleu_statistics`` exactly the statistics rows
-of the pure-Python BLEU. Checked on every line of the test data (one set in the
-fast subset, all of them in the full run), on random text made of the
-characters the rules look at (digits, ``.``, ``,``, ``-``, every ASCII
-punctuation mark, Unicode punctuation and symbols, entities, ``<skipped>``,
-newlines, tabs, NBSP and other Unicode spaces, astral characters, a lone
-surrogate), and against the substitutions themselves on every short string.
+``test_mteval_rules.py``), and likewise for intl, zh and char; ``bleu_statistics``
+exactly the statistics rows of the pure-Python BLEU. Checked on every line of the
+test data (one set in the fast subset, all of them in the full run), on random
+text made of the characters the rules look at (digits, ``.``, ``,``, ``-``, every
+ASCII punctuation mark, Unicode punctuation and symbols, entities,
+``<skipped>``, newlines, tabs, NBSP and other Unicode spaces, astral
+characters, a lone surrogate; for zh also the first and last code point of
+every Chinese range and their neighbours outside it), and against the
+substitutions themselves on every short string.
 """
 
 from __future__ import annotations
@@ -27,17 +29,20 @@ import datasets
 from bleucli.metrics.bleu import BLEU
 from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE, compiled_matcher
 from bleucli.tokenizers.tok_13a import Tokenizer13a
+from bleucli.tokenizers.tok_char import CharTokenizer
 from bleucli.tokenizers.tok_intl import TokenizerIntl, unicode_classes
+from bleucli.tokenizers.tok_zh import CHINESE_RANGES, TokenizerZh
 from fast_subset import BLEU_SET, slow_except
 from test_mteval_rules import by_the_rules
 
 speedups = compiled_matcher()
 pytestmark = pytest.mark.skipif(speedups is None, reason="the C extension (bleucli._speedups) is not built")
 
-PYTHON = {"13a": Tokenizer13a(), "intl": TokenizerIntl()}
+PYTHON = {"13a": Tokenizer13a(), "intl": TokenizerIntl(), "zh": TokenizerZh(), "char": CharTokenizer()}
 PYTHON_13A = PYTHON["13a"]
 if speedups is not None:
     BLEU(tokenize="intl")  # installs intl's classes in the extension
+    BLEU(tokenize="zh")  # and zh's ranges
 
 #: What 13a's rules look at, and what could trip a C reimplementation of them.
 PIECES = [
@@ -49,26 +54,64 @@ PIECES = [
     *(chr(c) for c in range(33, 127)),
 ]
 
+#: zh's ranges: each one's first and last code points, one inside, and the neighbours just outside
+#: (some of them in another range); the real astral CJK blocks the malformed entries miss; more
+#: whitespace (U+2001..U+200A, U+2028, U+205F and U+3000 are in the ranges too), full-width digits
+#: and punctuation; and what zh's missing padding changes at the line's edges (a leading ".5", a final "1.").
+ZH_PIECES = [
+    *PIECES, ".5", " .5", "\u3000,5", "2019.", "1.", "1,", "1-", " \u4e2d.5", "\t.",
+    *(chr(code) for start, end in CHINESE_RANGES for code in (start - 1, start, (start + end) // 2, end, end + 1)),
+    "\U00020000", "\U0002A6D6", "\U0002F800", "\U0002FA1D", "\u2001", "\u2028", "\u2029", "\u205f", "\u3000",
+    "\uff10", "\uff0e", "\uff0c", "\uff0d", "\u3002", "\u4e2d", "\u6587", "\udfff", "\x00", "\t",
+]
+#: char's tokens are characters: whitespace of every kind, and characters of every width.
+CHAR_PIECES = [*PIECES, "\u2028", "\u2029", "\u205f", "\u1680", "\u180e", "\u200b", "\ufeff", "\x00", "\udfff",
+               "\U0010FFFF", "\u4e2d"]
+PIECES_OF = {"13a": PIECES, "intl": PIECES, "zh": ZH_PIECES, "char": CHAR_PIECES}
 
-def random_lines(seed: int, count: int, longest: int = 24) -> list[str]:
+
+def random_lines(seed: int, count: int, longest: int = 24, pieces: list[str] = PIECES) -> list[str]:
     rng = random.Random(seed)
-    return ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, longest))) for _ in range(count)]
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(0, longest))) for _ in range(count)]
 
 
-@pytest.mark.parametrize("tokenizer", ["13a", "intl"])
+@pytest.mark.parametrize("tokenizer", ["13a", "intl", "zh", "char"])
 def test_on_random_text(tokenizer: str) -> None:
-    mismatches = [line for line in random_lines(20261124, 20_000) if speedups.tokenize(line, tokenizer)
-                  != PYTHON[tokenizer].tokens(line)]
+    mismatches = [line for line in random_lines(20261124, 20_000, pieces=PIECES_OF[tokenizer])
+                  if speedups.tokenize(line, tokenizer) != PYTHON[tokenizer].tokens(line)]
     assert mismatches == []
 
 
 @pytest.mark.slow  # 400,000 random lines each
 @pytest.mark.parametrize("seed", [1, 2])
-@pytest.mark.parametrize("tokenizer", ["13a", "intl"])
+@pytest.mark.parametrize("tokenizer", ["13a", "intl", "zh", "char"])
 def test_on_much_random_text(tokenizer: str, seed: int) -> None:
-    mismatches = [line for line in random_lines(seed, 200_000, 40) if speedups.tokenize(line, tokenizer)
-                  != PYTHON[tokenizer].tokens(line)]
+    mismatches = [line for line in random_lines(seed, 200_000, 40, PIECES_OF[tokenizer])
+                  if speedups.tokenize(line, tokenizer) != PYTHON[tokenizer].tokens(line)]
     assert mismatches == []
+
+
+@pytest.mark.parametrize("separator", ["a", pytest.param("1.", marks=pytest.mark.slow)])
+def test_zh_ranges_are_the_python_ones_on_every_code_point(separator: str) -> None:
+    """The table made from CHINESE_RANGES: every code point (surrogates included) between letters
+    (the fast path), or between "1." (a digit touches a period: the rules' path)."""
+    line = separator.join(map(chr, range(0x110000)))
+    assert speedups.tokenize(line, "zh") == PYTHON["zh"].tokens(line)
+
+
+def test_zh_ranges_are_checked() -> None:
+    """Bad ranges are refused before anything changes (the ranges installed stay)."""
+    with pytest.raises(ValueError, match="pairs"):
+        speedups.set_zh_ranges([(0x4E00,)])
+    with pytest.raises(ValueError, match="first <= last"):
+        speedups.set_zh_ranges([(0x4E00, 0x4DFF)])
+    with pytest.raises(ValueError, match="first <= last"):
+        speedups.set_zh_ranges([(0x2E, 0x4E00)])  # ASCII: its periods and digits are never Chinese
+    with pytest.raises(ValueError, match="first <= last"):
+        speedups.set_zh_ranges([(0x4E00, 0x110000)])
+    with pytest.raises(TypeError):
+        speedups.set_zh_ranges([("a", "b")])
+    assert speedups.tokenize("\u4e2d\u6587", "zh") == ["\u4e2d", "\u6587"]
 
 
 def test_intl_classes_are_regex_classes() -> None:
@@ -103,18 +146,38 @@ def test_none_is_a_whitespace_split() -> None:
         assert speedups.tokenize(line, "none") == line.split()
 
 
+@pytest.mark.slow  # every string of up to 6 characters out of 8
+def test_zh_is_the_rules_on_every_short_string() -> None:
+    """zh by its definition: strip, a space each side of a Chinese character, the four substitutions
+    without 13a's padding (a leading ".5" and a final "1." stay whole)."""
+    strings = ("".join(chars) for n in range(7) for chars in itertools.product("a1.,-$ \u4e2d", repeat=n))
+    mismatches = [text for text in strings if speedups.tokenize(text, "zh")
+                  != by_the_rules(text.strip().replace("\u4e2d", " \u4e2d ")).split()]
+    assert mismatches == []
+
+
 def test_tokens_13a_is_tokenize() -> None:
     for line in random_lines(8, 1_000):
         assert speedups.tokens_13a(line) == speedups.tokenize(line, "13a")
+    for line in random_lines(8, 1_000, pieces=ZH_PIECES):
+        assert speedups.tokens_zh(line) == speedups.tokenize(line, "zh")
 
 
-@pytest.mark.parametrize("tokenizer", ["13a", "intl"])
+@pytest.mark.parametrize("tokenizer", ["13a", "intl", "zh", "char"])
 @pytest.mark.parametrize("name", slow_except(datasets.sets(), {BLEU_SET}))
 def test_every_line_of_the_data(name: str, tokenizer: str) -> None:
     lines = [line for paths in (datasets.reference_paths(name), datasets.system_paths(name))
              for path in paths for line in datasets.read(path)]
     assert lines
     mismatches = [line for line in lines if speedups.tokenize(line, tokenizer) != PYTHON[tokenizer].tokens(line)]
+    assert mismatches == []
+
+
+def test_zh_on_chinese_references() -> None:
+    """The fast subset's zh on Chinese text (the full run has every line of every set)."""
+    lines = [line for path in datasets.reference_paths("wmt22-en-zh") for line in datasets.read(path)]
+    assert len(lines) > 1000
+    mismatches = [line for line in lines if speedups.tokenize(line, "zh") != PYTHON["zh"].tokens(line)]
     assert mismatches == []
 
 
@@ -125,7 +188,7 @@ def python_bleu(monkeypatch: pytest.MonkeyPatch, **options: object) -> BLEU:
     return metric
 
 
-@pytest.mark.parametrize("tokenize", ["13a", "intl", "none"])
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "none", "zh", "char"])
 @pytest.mark.parametrize("lowercase, ref_length", [(False, "closest"), (True, "shortest")])
 def test_statistics_equal_pure_python_on_random_segments(
     monkeypatch: pytest.MonkeyPatch, tokenize: str, lowercase: bool, ref_length: str
@@ -133,7 +196,7 @@ def test_statistics_equal_pure_python_on_random_segments(
     """Several references of every length (repeats make clipping matter), every order up to 6."""
     rng = random.Random(hash((tokenize, lowercase)) & 0xFFFF)
     words = ["a", "b", "A", "b.", "1,5", "x-1", "\u00c9t\u00e9", "\u0130", "&amp;", "\U0001F600", "c", "d", "\u00bfy?",
-             "\u20ac5", "\u00b2."]
+             "\u20ac5", "\u00b2.", "\u4e2d\u6587", "\u4e2d", "2019\u5e74.", ".5", "\uff21\uff42", "\u3000"]
 
     def line() -> str:
         return " ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
@@ -173,8 +236,8 @@ def test_bad_arguments_are_errors_not_crashes() -> None:
         statistics(["a"], [1], "13a", 4, False, False, True)
     with pytest.raises(ValueError, match="one sequence of references per hypothesis"):
         statistics(["a", "b"], [("a",)], "13a", 4, False, False, True)
-    with pytest.raises(ValueError, match="'13a', 'intl' and 'none'"):
-        statistics(["a"], [("a",)], "zh", 4, False, False, True)
+    with pytest.raises(ValueError, match="'13a', 'intl', 'zh', 'char' and 'none'"):
+        statistics(["a"], [("a",)], "ja-mecab", 4, False, False, True)
     with pytest.raises(ValueError, match="max_order"):
         statistics(["a"], [("a",)], "13a", -1, False, False, True)
     with pytest.raises(TypeError, match="must be a str"):
@@ -206,6 +269,26 @@ def test_sentence_scores_equal_pure_python(monkeypatch: pytest.MonkeyPatch, smoo
         batch = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 9))) for _ in range(50)]
         assert [s.__dict__ for s in ours.sentence_scores(batch, refs)] == \
             [s.__dict__ for s in theirs.sentence_scores(batch, refs)]
+
+
+@pytest.mark.parametrize("tokenize", ["zh", "char"])
+def test_zh_and_char_sentence_scores_equal_pure_python(monkeypatch: pytest.MonkeyPatch, tokenize: str) -> None:
+    """``bleu_sentence`` and ``sentence_scores`` tokenize zh and char in C too: every field is Python's."""
+    rng = random.Random(23)
+    words = ["\u4e2d", "\u6587\u5b57", "a", "b.", "2019.", ".5", "\uff0c", "1-2", "\u3000", "\U00020000"]
+
+    def line() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, 9)))
+
+    ours, theirs = BLEU(tokenize=tokenize, effective_order=True), python_bleu(
+        monkeypatch, tokenize=tokenize, effective_order=True)
+    assert ours._compiled_sentence is not None and theirs._compiled_sentence is None
+    for _ in range(300):
+        hyp, refs = line(), [line() for _ in range(rng.randint(1, 3))]
+        assert ours.sentence_score(hyp, refs).__dict__ == theirs.sentence_score(hyp, refs).__dict__, (hyp, refs)
+    batch = [line() for _ in range(50)]
+    assert [s.__dict__ for s in ours.sentence_scores(batch, refs)] == \
+        [s.__dict__ for s in theirs.sentence_scores(batch, refs)]
 
 
 class _no_warning:
@@ -243,20 +326,21 @@ def test_a_call_made_during_a_call_has_its_own_buffers() -> None:
 
 
 @pytest.mark.slow  # a fresh interpreter
-def test_a_pickled_intl_metric_scores_in_a_fresh_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize("tokenize", ["intl", "zh"])
+def test_a_pickled_metric_scores_in_a_fresh_process(tmp_path: Path, tokenize: str) -> None:
     """Workers that unpickle a metric (dask, spawn) never ran its constructor: the extension there
-    must still get intl's classes."""
+    must still get intl's classes or zh's ranges."""
     path = tmp_path / "metric.pickle"
-    path.write_bytes(pickle.dumps(BLEU(tokenize="intl")))
-    hyps, refs = ["Hello, world\u3001 3.5!"], [["Hello world\u3001 3.5 !"]]
-    expected = BLEU(tokenize="intl").corpus_score(hyps, refs).score
+    path.write_bytes(pickle.dumps(BLEU(tokenize=tokenize)))
+    hyps, refs = ["Hello, world\u3001 3.5!\u4e2d\u6587"], [["Hello world\u3001 3.5 !\u4e2d"]]
+    expected = BLEU(tokenize=tokenize).corpus_score(hyps, refs).score
     code = ("import pickle, sys; metric = pickle.loads(open(sys.argv[1], 'rb').read()); "
             f"print(repr(metric.corpus_score({hyps!r}, {refs!r}).score))")
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == repr(expected)
 
 
-@pytest.mark.parametrize("tokenize", ["13a", "intl", "none"])
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "none", "zh", "char"])
 def test_references_kept_as_text_score_as_python(monkeypatch: pytest.MonkeyPatch, tokenize: str) -> None:
     """``references=`` with a compiled tokenizer keeps the text and scores chunks in C: more
     segments than a chunk, several references (one missing in places), lowercase."""
@@ -264,7 +348,7 @@ def test_references_kept_as_text_score_as_python(monkeypatch: pytest.MonkeyPatch
     from bleucli.executor import CHUNK_SEGMENTS
 
     rng = random.Random(11)
-    words = ["a", "B", "b.", "1,5", "\u00c9t\u00e9", "c", "d", "\u00bfy?"]
+    words = ["a", "B", "b.", "1,5", "\u00c9t\u00e9", "c", "d", "\u00bfy?", "\u4e2d\u6587", "2019."]
 
     def line() -> str:
         return " ".join(rng.choice(words) for _ in range(rng.randint(0, 8)))
@@ -276,6 +360,11 @@ def test_references_kept_as_text_score_as_python(monkeypatch: pytest.MonkeyPatch
     theirs = python_bleu(monkeypatch, tokenize=tokenize, lowercase=True, references=refs)
     assert ours.corpus_statistics(hyps) == theirs.corpus_statistics(hyps)
     assert ours.corpus_score(hyps).__dict__ == theirs.corpus_score(hyps).__dict__
+    # the kept text also follows the protocol of every kind of reference data (lengths, matches)
+    kept = ours._ref_cache
+    assert kept is not None and theirs._ref_cache is not None
+    assert [ours.segment_statistics(h, info) for h, info in zip(hyps[:200], kept)] == \
+        [theirs.segment_statistics(h, info) for h, info in zip(hyps[:200], theirs._ref_cache)]
     with pytest.raises(InputError, match=f"hypothesis {count} is int"):
         ours.corpus_score([*hyps[:-1], 3])
     with pytest.raises(LengthMismatchError):

@@ -94,8 +94,9 @@ def test_char_bleu_single_reference_path_equals_the_general_one() -> None:
 def test_char_bleu_with_cached_references_and_several_systems(matcher: str) -> None:
     """Reference info built once (constructor or several systems) takes the substring path too.
 
-    With the compiled matcher, a metric built with ``references=`` keeps the reference strings
-    (``StoredReferences``), and several systems share a ``References`` per segment.
+    With the compiled matcher, which tokenizes char itself, a metric built with ``references=``
+    keeps the reference text (``TextReferences``, whose tokens are char's string of characters),
+    and chunks of any number of systems are scored in C.
     """
     from bleucli import BLEU
 
@@ -108,8 +109,10 @@ def test_char_bleu_with_cached_references_and_several_systems(matcher: str) -> N
         if matcher == "python":
             assert isinstance(cached._ref_cache[0], str)
         else:
-            assert type(cached._ref_cache[0]).__name__ == "StoredReferences"
-            assert cached._ref_cache[0] == ("dasisteintest!" if lowercase else "DasisteinTest!",)
+            assert type(cached._ref_cache[0]).__name__ == "TextReferences"
+            assert cached._ref_cache[0].texts == ("Das ist ein Test!",)
+            assert cached._ref_cache[0].tokens("Das ist ein Test!") == \
+                ("dasisteintest!" if lowercase else "DasisteinTest!")
         for system in (hyps, other):
             expected = plain.corpus_score(system, refs)
             assert cached.corpus_score(system).to_dict() == expected.to_dict()

@@ -32,7 +32,7 @@ DEFAULT_MAX_ORDER = BLEU_DEFAULTS.max_order
 _LOG_ZERO = -9999999999
 
 #: Tokenizers that the compiled extension runs itself (``bleu_statistics``, ``tokens_13a``...).
-COMPILED_TOKENIZERS = ("13a", "intl", "none")
+COMPILED_TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 
 #: sacreBLEU warns when at least this many hypotheses end in " ." (looks tokenized).
 TOKENIZED_PERIOD_THRESHOLD = 100
@@ -174,11 +174,21 @@ def _bleu(
     return score, correct, total, precisions, bp
 
 
-def _compiled_tokens(tokenizer: str, lowercase: bool, line: str) -> list[str]:
-    """A line's tokens as BLEU makes them (lowercased if asked, right-stripped), by the extension."""
+def _compiled_tokens(tokenizer: str, lowercase: bool, line: str) -> Tokens:
+    """A line's tokens as BLEU makes them (lowercased if asked, right-stripped), by the extension;
+    for char the string of them, the kind :meth:`BLEU._sequence` gives the matchers for char."""
     module = compiled_matcher()
     assert module is not None  # only used by metrics made with the extension
-    return module.tokenize((line.lower() if lowercase else line).rstrip(), tokenizer)
+    tokens = module.tokenize((line.lower() if lowercase else line).rstrip(), tokenizer)
+    return "".join(tokens) if tokenizer == "char" else tokens
+
+
+def _install_tables(compiled: Any, tokenizer: str) -> None:
+    """Give the extension the table ``tokenizer`` needs (intl's classes, zh's ranges), if any."""
+    if tokenizer == "intl":
+        _install_intl_classes(compiled)
+    elif tokenizer == "zh":
+        _install_zh_ranges(compiled)
 
 
 @cache
@@ -187,6 +197,14 @@ def _install_intl_classes(compiled: Any) -> None:
     from ..tokenizers.tok_intl import unicode_classes
 
     compiled.set_intl_classes(unicode_classes())
+
+
+@cache
+def _install_zh_ranges(compiled: Any) -> None:
+    """Give the extension zh's Chinese ranges (the Python tuple itself: one source), once per process."""
+    from ..tokenizers.tok_zh import CHINESE_RANGES
+
+    compiled.set_zh_ranges(CHINESE_RANGES)
 
 
 @cache
@@ -302,11 +320,10 @@ class BLEU(Metric[BLEURefData]):
         if compiled is not None and self.tokenize in COMPILED_TOKENIZERS:
             self._compiled_tokenizer = self.tokenize
             self._compiled_statistics = compiled.bleu_statistics
-            if self.tokenize == "13a":  # lists of str for the paths that keep reference tables
-                self._split = compiled.tokens_13a
-            elif self.tokenize == "intl":
-                _install_intl_classes(compiled)
-                self._split = compiled.tokens_intl
+            _install_tables(compiled, self.tokenize)
+            # lists of str for the paths that keep reference tables (char gives them strings: _characters)
+            self._split = {"13a": compiled.tokens_13a, "intl": compiled.tokens_intl,
+                           "zh": compiled.tokens_zh}.get(self.tokenize, self._split)
         #: sentence scores in one C call (statistics and score); add-k stays in Python (it makes counts floats)
         self._compiled_sentence: Any = None
         if self._compiled_statistics is not None and smooth_method != "add-k":
@@ -318,12 +335,13 @@ class BLEU(Metric[BLEURefData]):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickled in another process (dask workers, spawned processes): the extension there
-        needs intl's classes too before it tokenizes with intl."""
+        needs intl's classes or zh's ranges too before it tokenizes with them."""
         self.__dict__.update(state)
-        if state.get("_compiled_tokenizer") == "intl":
+        tokenizer = state.get("_compiled_tokenizer")
+        if tokenizer in ("intl", "zh"):
             import importlib
 
-            _install_intl_classes(importlib.import_module(self._compiled_statistics.__module__))
+            _install_tables(importlib.import_module(self._compiled_statistics.__module__), tokenizer)
 
     # -- statistics ---------------------------------------------------------------
     def _tokens(self, line: str) -> list[str]:

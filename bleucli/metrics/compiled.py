@@ -65,20 +65,20 @@ class TextReferences:
     extension runs itself: whole chunks of hypotheses are then scored by ``bleu_statistics`` against
     the kept text, which also takes less memory than token lists. ``lengths`` and ``matches`` (the
     protocol every kind of reference data follows) tokenize with ``tokens``, a picklable callable
-    giving the tokens of a reference line as the metric makes them.
+    giving the tokens of a reference line as the metric makes them (for char, the string of them).
     """
 
     __slots__ = ("texts", "lengths", "tokens")
 
-    def __init__(self, texts: tuple[str, ...], tokens: Callable[[str], list[str]]) -> None:
+    def __init__(self, texts: tuple[str, ...], tokens: Callable[[str], Tokens]) -> None:
         self.texts = texts
         self.tokens = tokens
         self.lengths = tuple(len(tokens(text)) for text in texts)
 
-    def __getstate__(self) -> tuple[tuple[str, ...], Callable[[str], list[str]], tuple[int, ...]]:
+    def __getstate__(self) -> tuple[tuple[str, ...], Callable[[str], Tokens], tuple[int, ...]]:
         return self.texts, self.tokens, self.lengths
 
-    def __setstate__(self, state: tuple[tuple[str, ...], Callable[[str], list[str]], tuple[int, ...]]) -> None:
+    def __setstate__(self, state: tuple[tuple[str, ...], Callable[[str], Tokens], tuple[int, ...]]) -> None:
         self.texts, self.tokens, self.lengths = state
 
     def matches(self, hypothesis: Tokens, max_order: int) -> list[int]:
