@@ -21,16 +21,15 @@ the partitions of a cluster job.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import tee
 from typing import Any
 
 from .errors import InputError, OptionError
+from .frozen import Frozen
 from .reading import DEFAULT_MAX_LINE_BYTES, FileLines, iter_lines
 
 
-@dataclass(frozen=True)
-class AlignedFile:
+class AlignedFile(Frozen):
     """Where the segments of an aligned file are: the file, its kind, and the hypothesis and reference columns."""
 
     path: str

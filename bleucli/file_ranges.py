@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 from .errors import InputError
+from .frozen import Frozen
 from .reading import (
     DEFAULT_MAX_LINE_BYTES,
     UTF8_BOM,
@@ -32,8 +32,7 @@ from .reading import (
 _INDEX_BLOCK = 1 << 16  # smaller than `step` lines, so a block rarely holds two marks
 
 
-@dataclass(frozen=True)
-class LineIndex:
+class LineIndex(Frozen):
     """Where every ``step``-th line of a file starts, and how many lines it has."""
 
     path: str
@@ -86,8 +85,7 @@ def index_lines(path: str, step: int, max_line_bytes: int = DEFAULT_MAX_LINE_BYT
     return LineIndex(path, step, lines, (*starts, offset), has_bom)
 
 
-@dataclass(frozen=True)
-class LineRange:
+class LineRange(Frozen):
     """Lines ``first_line`` ... of one file, bytes ``start`` to ``end``."""
 
     path: str

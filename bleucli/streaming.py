@@ -267,8 +267,6 @@ def _steps_per_task(lines: int, workers: Workers) -> int:
 #: Below this size (of the first file) ``--jobs`` cuts plain files at an index of their lines (cheap there);
 #: above it, at byte offsets of the first file, each part finding its own lines (:func:`_cut_part_sums`).
 SPLIT_MIN_BYTES = 1 << 20
-#: The share of the work (bytes of the first file) added to the first part: the others count lines first.
-FIRST_PART_EXTRA = 0.0
 
 
 def _file_split_parts(
@@ -302,7 +300,7 @@ def _file_split_parts(
         parts = workers.workers
         cuts = [0]
         for j in range(1, parts):
-            cut = cut_after_newline(paths[0], int(sizes[0] * min(0.99, j / parts + FIRST_PART_EXTRA)))
+            cut = cut_after_newline(paths[0], sizes[0] * j // parts)
             if cuts[-1] < cut < sizes[0]:
                 cuts.append(cut)
         cuts.append(sizes[0])

@@ -7,6 +7,7 @@ the same statistics, and the same errors and warnings naming the same lines.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import os
 import random
@@ -220,6 +221,7 @@ def test_workers_split_runs_the_first_part_here_and_keeps_order() -> None:
             workers.split(_part, [(1,), (-7,), (-9,)])
         with pytest.raises(InputError, match="file:5: a bad part"):  # this process's own part failing
             workers.split(_part, [(-5,), (2,), (3,)])
+        assert gc.get_freeze_count() == 0  # frozen for the forks only, even when a part failed
     with Workers(context, jobs=1) as workers:  # one worker: everything here
         assert not workers.forks
         assert workers.split(_part, [(1,), (2,)]) == [(10, os.getpid()), (20, os.getpid())]
