@@ -115,6 +115,14 @@ def main() -> None:
         print(f"{name:<40} {mine['cpu']:>9.2f}/{mine['wall']:<9.2f} {other['cpu']:>10.2f}/{other['wall']:<10.2f} "
               f"{other['cpu'] / mine['cpu']:>5.2f}x {other['wall'] / mine['wall']:>6.2f}x "
               f"{mine['rss_mb']:>10.0f}/{other['rss_mb']:<10.0f}")
+    # Issue 23's figures: lines per second of CPU in one process (start-up included), and what -j gives in
+    # wall time, as lines per second and as a speed-up over the one process.
+    timings = {name: mine for name, mine, _ in rows}
+    for size in ([] if args.skip_large else [int(s) for s in args.sizes.split(",")]):
+        one, jobs = timings[f"{size:,} lines"], timings[f"{size:,} lines, bleucli -j {args.jobs}"]
+        print(f"{size:,} lines: one process {one['cpu']:.3f} s CPU / {one['wall']:.3f} s wall = "
+              f"{size / one['cpu']:,.0f} lines/s of CPU; -j {args.jobs} {jobs['wall']:.3f} s wall = "
+              f"{size / jobs['wall']:,.0f} lines/s, {one['wall'] / jobs['wall']:.3f}x the one process's wall time")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ inf), and sacreBLEU prints those values: so do we, in JSON as sacreBLEU's
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -140,7 +139,12 @@ def to_json(data: Any, indent: int = 1) -> str:
 
 
 def _dumps(data: Any, indent: int | None = None) -> str:
-    """``json.dumps`` refusing NaN but writing an infinite value as ``Infinity``, as sacreBLEU's JSON does."""
+    """``json.dumps`` refusing NaN but writing an infinite value as ``Infinity``, as sacreBLEU's JSON does.
+
+    ``json`` is imported here, not at start-up: the plain and ``-b`` outputs (most runs) never need it.
+    """
+    import json
+
     try:
         return json.dumps(data, indent=indent, ensure_ascii=False, allow_nan=False)
     except ValueError:
