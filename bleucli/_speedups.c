@@ -1977,14 +1977,13 @@ tokens_zh(PyObject *module, PyObject *line)
     return tokens_named(module, line, "zh");
 }
 
-/* One segment: the hypothesis (a str) against its references (a sequence of str), into
-   s->matches[1..max_order], *hyp_len and *ref_len (see bleu_statistics). 0, or -1 with an exception. */
-static int
-segment_statistics(Scratch *s, PyObject *hyp, PyObject *references, int tokenizer, int lowercase, int shortest,
-                   Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
+/* The references of one segment tokenized into the arena (cleared first), at s->offsets[0..n_refs]:
+   their number, or -1. */
+static Py_ssize_t
+tokenize_references(Scratch *s, PyObject *references, int tokenizer, int lowercase)
 {
     PyObject *refs = PySequence_Fast(references, "a segment's references must be a sequence");
-    Py_ssize_t n_refs, k, total_ref, vocabulary, hyp_len, ref_len = -1, best_diff = -1;
+    Py_ssize_t n_refs, k;
     if (refs == NULL) {
         return -1;
     }
@@ -2007,7 +2006,20 @@ segment_statistics(Scratch *s, PyObject *hyp, PyObject *references, int tokenize
         }
     }
     Py_DECREF(refs);
-    total_ref = s->offsets[n_refs] = s->arena.n_tokens;
+    s->offsets[n_refs] = s->arena.n_tokens;
+    return n_refs;
+}
+
+/* A hypothesis against the n_refs references tokenized by tokenize_references: its tokens replace
+   whatever followed the references in the arena (so one tokenization of the references serves a
+   whole batch of hypotheses), then ids, clipped matches (s->matches) and the lengths. */
+static int
+hypothesis_statistics(Scratch *s, PyObject *hyp, Py_ssize_t n_refs, int tokenizer, int lowercase, int shortest,
+                      Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
+{
+    Py_ssize_t k, vocabulary, hyp_len, ref_len = -1, best_diff = -1, total_ref = s->offsets[n_refs];
+    s->arena.n_tokens = total_ref;
+    s->arena.n_chars = s->arena.starts[total_ref];
     if (tokenize_line(&s->arena, tokenizer, hyp, lowercase) < 0
         || check_tokens(0, s->arena.n_tokens - total_ref, "a sequence") < 0) {
         return -1;
@@ -2028,6 +2040,19 @@ segment_statistics(Scratch *s, PyObject *hyp, PyObject *references, int tokenize
     *hyp_len_out = hyp_len;
     *ref_len_out = ref_len;
     return 0;
+}
+
+/* One segment: the hypothesis (a str) against its references (a sequence of str), into
+   s->matches[1..max_order], *hyp_len and *ref_len (see bleu_statistics). 0, or -1 with an exception. */
+static int
+segment_statistics(Scratch *s, PyObject *hyp, PyObject *references, int tokenizer, int lowercase, int shortest,
+                   Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
+{
+    Py_ssize_t n_refs = tokenize_references(s, references, tokenizer, lowercase);
+    if (n_refs < 0) {
+        return -1;
+    }
+    return hypothesis_statistics(s, hyp, n_refs, tokenizer, lowercase, shortest, max_order, hyp_len_out, ref_len_out);
 }
 
 /* Room for max_order + 1 matches. */
@@ -2314,6 +2339,67 @@ score_object(ModuleState *state, PyObject *cls, PyObject *name, PyObject *signat
     return object;
 }
 
+/* The settings shared by bleu_sentence and bleu_sentences (their arguments 2..8). */
+typedef struct {
+    int tokenizer, lowercase, shortest, smooth, effective_order;
+    Py_ssize_t max_order;
+    double smooth_value;
+} SentenceSettings;
+
+static int
+read_sentence_settings(PyObject *const *args, SentenceSettings *out)
+{
+    out->smooth_value = 0.0;
+    if ((out->tokenizer = read_tokenizer(args[2])) < 0 || (out->max_order = read_order(args[3])) < 0
+        || (out->lowercase = PyObject_IsTrue(args[4])) < 0 || (out->shortest = PyObject_IsTrue(args[5])) < 0
+        || (out->effective_order = PyObject_IsTrue(args[8])) < 0) {
+        return -1;
+    }
+    if (!PyUnicode_Check(args[6])) {
+        out->smooth = -1;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "none") == 0) {
+        out->smooth = SMOOTH_NONE;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "floor") == 0) {
+        out->smooth = SMOOTH_FLOOR;
+    }
+    else if (PyUnicode_CompareWithASCIIString(args[6], "exp") == 0) {
+        out->smooth = SMOOTH_EXP;
+    }
+    else {
+        out->smooth = -1;
+    }
+    if (out->smooth < 0) {
+        PyErr_SetString(PyExc_ValueError, "bleu_sentence smooths with 'none', 'floor' or 'exp'");
+        return -1;
+    }
+    if (out->smooth == SMOOTH_FLOOR) {
+        out->smooth_value = PyFloat_AsDouble(args[7]);
+        if (out->smooth_value == -1.0 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The score of the hypothesis whose statistics are in s: the tuple of sentence_result, or with
+   extra (cls, name, signature) an instance of cls. */
+static PyObject *
+sentence_score_of(PyObject *module, Scratch *s, const SentenceSettings *settings, Py_ssize_t hyp_len,
+                  Py_ssize_t ref_len, PyObject *const *extra)
+{
+    PyObject *fields = sentence_result(module, hyp_len, ref_len, s->matches, settings->max_order, settings->smooth,
+                                       settings->smooth_value, settings->effective_order);
+    PyObject *result;
+    if (fields == NULL || extra == NULL) {
+        return fields;
+    }
+    result = score_object(PyModule_GetState(module), extra[0], extra[1], extra[2], fields);
+    Py_DECREF(fields);
+    return result;
+}
+
 /* bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, shortest, smooth,
                  smooth_value, effective_order) -> (counts, totals, precisions, score, bp, sys_len, ref_len)
    bleu_sentence(..., effective_order, cls, name, signature) -> cls instance (BLEUScore) with those fields
@@ -2325,58 +2411,73 @@ static PyObject *
 bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Scratch own, *s;
+    SentenceSettings settings;
     PyObject *result = NULL;
-    Py_ssize_t max_order, hyp_len, ref_len;
-    int tokenizer, lowercase, shortest, smooth, effective_order;
-    double smooth_value = 0.0;
+    Py_ssize_t hyp_len, ref_len;
     if (nargs != 9 && nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, "
                         "shortest, smooth, smooth_value, effective_order[, cls, name, signature])");
         return NULL;
     }
-    if ((tokenizer = read_tokenizer(args[2])) < 0 || (max_order = read_order(args[3])) < 0
-        || (lowercase = PyObject_IsTrue(args[4])) < 0 || (shortest = PyObject_IsTrue(args[5])) < 0
-        || (effective_order = PyObject_IsTrue(args[8])) < 0) {
+    if (read_sentence_settings(args, &settings) < 0) {
         return NULL;
-    }
-    if (!PyUnicode_Check(args[6])) {
-        smooth = -1;
-    }
-    else if (PyUnicode_CompareWithASCIIString(args[6], "none") == 0) {
-        smooth = SMOOTH_NONE;
-    }
-    else if (PyUnicode_CompareWithASCIIString(args[6], "floor") == 0) {
-        smooth = SMOOTH_FLOOR;
-    }
-    else if (PyUnicode_CompareWithASCIIString(args[6], "exp") == 0) {
-        smooth = SMOOTH_EXP;
-    }
-    else {
-        smooth = -1;
-    }
-    if (smooth < 0) {
-        PyErr_SetString(PyExc_ValueError, "bleu_sentence smooths with 'none', 'floor' or 'exp'");
-        return NULL;
-    }
-    if (smooth == SMOOTH_FLOOR) {
-        smooth_value = PyFloat_AsDouble(args[7]);
-        if (smooth_value == -1.0 && PyErr_Occurred()) {
-            return NULL;
-        }
     }
     s = scratch_acquire(module, &own);
-    if (check_tables(s, tokenizer) == 0 && reserve_matches(s, max_order) == 0
-        && segment_statistics(s, args[0], args[1], tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) == 0) {
-        result = sentence_result(module, hyp_len, ref_len, s->matches, max_order, smooth, smooth_value,
-                                 effective_order);
+    if (check_tables(s, settings.tokenizer) == 0 && reserve_matches(s, settings.max_order) == 0
+        && segment_statistics(s, args[0], args[1], settings.tokenizer, settings.lowercase, settings.shortest,
+                              settings.max_order, &hyp_len, &ref_len) == 0) {
+        result = sentence_score_of(module, s, &settings, hyp_len, ref_len, nargs == 12 ? args + 9 : NULL);
     }
     scratch_release(module, s);
-    if (result != NULL && nargs == 12) {
-        PyObject *fields = result;
-        result = score_object(PyModule_GetState(module), args[9], args[10], args[11], fields);
-        Py_DECREF(fields);
-    }
     return result;
+}
+
+/* bleu_sentences(hypotheses, references, ...as bleu_sentence) -> list: bleu_sentence for every
+   hypothesis (a sequence of str) against the same references, which are tokenized once for all
+   of them (sentence_scores: MBR decoding scores many candidates against one reference set). */
+static PyObject *
+bleu_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Scratch own, *s;
+    SentenceSettings settings;
+    PyObject *hyps, *results = NULL;
+    Py_ssize_t n_refs, k, n, hyp_len, ref_len;
+    if (nargs != 9 && nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "bleu_sentences(hypotheses, references, tokenizer, max_order, lowercase, "
+                        "shortest, smooth, smooth_value, effective_order[, cls, name, signature])");
+        return NULL;
+    }
+    if (read_sentence_settings(args, &settings) < 0) {
+        return NULL;
+    }
+    if ((hyps = PySequence_Fast(args[0], "the hypotheses must be a sequence")) == NULL) {
+        return NULL;
+    }
+    n = PySequence_Fast_GET_SIZE(hyps);
+    if ((results = PyList_New(n)) == NULL) {
+        Py_DECREF(hyps);
+        return NULL;
+    }
+    s = scratch_acquire(module, &own);
+    if (check_tables(s, settings.tokenizer) < 0 || reserve_matches(s, settings.max_order) < 0
+        || (n_refs = tokenize_references(s, args[1], settings.tokenizer, settings.lowercase)) < 0) {
+        Py_CLEAR(results);
+    }
+    for (k = 0; results != NULL && k < n; k++) {
+        PyObject *score = NULL;
+        if (hypothesis_statistics(s, PySequence_Fast_GET_ITEM(hyps, k), n_refs, settings.tokenizer,
+                                  settings.lowercase, settings.shortest, settings.max_order, &hyp_len, &ref_len) == 0) {
+            score = sentence_score_of(module, s, &settings, hyp_len, ref_len, nargs == 12 ? args + 9 : NULL);
+        }
+        if (score == NULL) {
+            Py_CLEAR(results);
+            break;
+        }
+        PyList_SET_ITEM(results, k, score);
+    }
+    scratch_release(module, s);
+    Py_DECREF(hyps);
+    return results;
 }
 
 /* ======================================================================================
@@ -2450,6 +2551,9 @@ static PyMethodDef methods[] = {
     {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
      "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
      "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},
+    {"bleu_sentences", (PyCFunction)(void (*)(void))bleu_sentences, METH_FASTCALL,
+     "bleu_sentences(hypotheses, references, ...as bleu_sentence) -> list: bleu_sentence of each hypothesis\n"
+     "against the same references, tokenized once for all of them."},
     {"newlines", (PyCFunction)(void (*)(void))newlines, METH_FASTCALL,
      "newlines(buffer, start, end, limit) -> (found, position): the newlines in buffer[start:end], at most\n"
      "limit of them (negative: all), and the offset just after the last one found (start if none)."},

@@ -291,6 +291,51 @@ def test_zh_and_char_sentence_scores_equal_pure_python(monkeypatch: pytest.Monke
         [s.__dict__ for s in theirs.sentence_scores(batch, refs)]
 
 
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "none", "zh", "char"])
+def test_sentence_scores_tokenize_the_references_once_and_score_as_one_by_one(
+        monkeypatch: pytest.MonkeyPatch, tokenize: str) -> None:
+    """``bleu_sentences`` keeps the references' tokens for the whole batch and replaces only the hypothesis'
+    tokens each time: long and short hypotheses in turn (the arena cut back to the references), several
+    reference sets, closest and shortest reference length, lowercasing: all as one call per sentence and as
+    pure Python."""
+    rng = random.Random(7)
+    words = ["Der", "der", "HUND", "a", "b.", "1,5", "2019.", "\u4e2d", "\u6587", "x-1", "&amp;"]
+
+    def line(longest: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, longest)))
+
+    for options in ({}, {"lowercase": True}, {"ref_length": "shortest"}, {"max_ngram_order": 2}):
+        ours = BLEU(tokenize=tokenize, effective_order=True, **options)  # type: ignore[arg-type]
+        theirs = python_bleu(monkeypatch, tokenize=tokenize, effective_order=True, **options)
+        assert ours._compiled_sentences is not None and theirs._compiled_sentences is None
+        for _ in range(20):
+            refs = [line(12) for _ in range(rng.randint(1, 4))]
+            batch = [line(40) if k % 2 else line(3) for k in range(rng.randint(0, 12))]
+            expected = [s.__dict__ for s in theirs.sentence_scores(batch, refs)]
+            assert [s.__dict__ for s in ours.sentence_scores(batch, refs)] == expected, (batch, refs)
+            assert [ours.sentence_score(h, refs).__dict__ for h in batch] == expected
+
+
+def test_bleu_sentences_is_bleu_sentence_for_each_hypothesis_and_fails_cleanly() -> None:
+    if speedups is None:
+        pytest.skip("the compiled extension is not built")
+    settings = ("13a", 4, False, False, "exp", None, True)
+    hyps, refs = ["a b c d", "", "a b", "c d e f g h i j"], ["a b c d e", "a c"]
+    assert speedups.bleu_sentences(hyps, refs, *settings) == [speedups.bleu_sentence(h, refs, *settings) for h in hyps]
+    assert speedups.bleu_sentences(tuple(hyps), refs, *settings) == speedups.bleu_sentences(hyps, refs, *settings)
+    assert speedups.bleu_sentences([], refs, *settings) == []
+    with pytest.raises(TypeError, match="must be a str"):
+        speedups.bleu_sentences(["a", 3], refs, *settings)
+    with pytest.raises(TypeError, match="hypotheses must be a sequence"):
+        speedups.bleu_sentences(3, refs, *settings)
+    with pytest.raises(TypeError, match="references must be a sequence"):
+        speedups.bleu_sentences(["a"], 3, *settings)
+    with pytest.raises(ValueError, match="smooths with"):
+        speedups.bleu_sentences(["a"], refs, "13a", 4, False, False, "add-k", None, True)
+    with pytest.raises(TypeError, match="bleu_sentences"):
+        speedups.bleu_sentences(["a"], refs)
+
+
 class _no_warning:
     def __enter__(self) -> None:
         import warnings

@@ -326,8 +326,10 @@ class BLEU(Metric[BLEURefData]):
                            "zh": compiled.tokens_zh}.get(self.tokenize, self._split)
         #: sentence scores in one C call (statistics and score); add-k stays in Python (it makes counts floats)
         self._compiled_sentence: Any = None
+        self._compiled_sentences: Any = None  # a batch against one reference set, tokenized once
         if self._compiled_statistics is not None and smooth_method != "add-k":
             self._compiled_sentence = compiled.bleu_sentence  # type: ignore[union-attr]
+            self._compiled_sentences = compiled.bleu_sentences  # type: ignore[union-attr]
         if tokenize is not None and trg_lang and tokenize != default_tokenizer_for(trg_lang) \
                 and default_tokenizer_for(trg_lang) != "13a":
             warn(f"consider the '{default_tokenizer_for(trg_lang)}' tokenizer for target language '{trg_lang}'")
@@ -547,12 +549,9 @@ class BLEU(Metric[BLEURefData]):
         nrefs = self._nrefs = len(references)
         # one signature and one set of arguments for the whole batch; each result as sentence_score builds it
         signature = self._sentence_signatures.get(nrefs) or self._sentence_signature(nrefs)
-        sentence, name, tokenizer, order = self._compiled_sentence, self.name, self._compiled_tokenizer, \
-            self.max_ngram_order
-        lowercase, shortest, smooth, value, effective = self.lowercase, self._shortest, self.smooth_method, \
-            self.smooth_value, self.effective_order
-        return [sentence(hypothesis, references, tokenizer, order, lowercase, shortest, smooth, value, effective,
-                         BLEUScore, name, signature) for hypothesis in hypotheses]
+        return self._compiled_sentences(hypotheses, references, self._compiled_tokenizer, self.max_ngram_order,
+                                        self.lowercase, self._shortest, self.smooth_method, self.smooth_value,
+                                        self.effective_order, BLEUScore, self.name, signature)
 
     def _signature_key(self) -> Any:
         return (self.lowercase, self.effective_order, self.tokenizer.signature, self.smooth_method,
