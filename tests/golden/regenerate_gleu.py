@@ -12,7 +12,7 @@ iteration) and the same ``np.mean``/``np.std``/``scipy.stats.norm.interval``
 values as floats.
 
 Usage: python tests/golden/regenerate_gleu.py JFLEG_GIT_DIR PYTHON2 [PYTHON3]
-(for example /work/.mirror/keisks+jfleg/repo ~/.pyenv/versions/2.7.18/bin/python).
+(for example ``<mirror>/keisks+jfleg/repo /usr/bin/python2``).
 The inputs are tests/variants/data/jfleg/ (the JFLEG dev and test sets, copied
 from the same repository) decompressed into a temporary directory.
 """

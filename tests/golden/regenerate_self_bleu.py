@@ -10,7 +10,7 @@ tokens, and bleucli does not reproduce NLTK's word tokenizer).
 Usage: python tests/golden/regenerate_self_bleu.py TEXYGEN_GIT_DIR
 
 TEXYGEN_GIT_DIR is a git directory of geek-ai/Texygen (for example the one the
-``fetch`` tool leaves in /work/.mirror/geek-ai+Texygen/repo); the script
+``fetch`` tool leaves in ``<mirror>/geek-ai+Texygen/repo``); the script
 exports its HEAD into a temporary directory and imports SelfBleu from there.
 The inputs are the files listed in CASES, written to a temporary file line by
 line as the tests read them.
