@@ -197,6 +197,7 @@ def iter_range(line_range: LineRange, encoding: str, max_line_bytes: int = 0) ->
 
 _SCAN_BLOCK = 1 << 20
 
+
 def _scan_blocks(path: str, start: int, end: int | None) -> Iterator[tuple[int, bytearray, int]]:
     """``(offset, buffer, size)`` for each block of bytes ``start`` to ``end`` (the file's end if None) of
     ``path``, read into one reused 1 MiB buffer: ``buffer[:size]`` is the file from ``offset``."""

@@ -286,8 +286,8 @@ NewlineScanner = Callable[[Any, int, int, int], tuple[int, int]]
 def _python_newlines(buffer: Any, start: int, end: int, limit: int) -> tuple[int, int]:
     """The newlines in ``buffer[start:end]``, at most ``limit`` of them (negative: all), and the offset just
     after the last one found (``start`` if none): the compiled ``newlines``, for when it is not built."""
-    if limit < 0 or buffer.count(b"\n", start, end) <= limit:
-        found = buffer.count(b"\n", start, end)
+    found = buffer.count(b"\n", start, end)
+    if limit < 0 or found <= limit:
         return found, (buffer.rfind(b"\n", start, end) + 1 if found else start)
     position = start
     for _ in range(limit):
