@@ -2339,7 +2339,8 @@ score_object(ModuleState *state, PyObject *cls, PyObject *name, PyObject *signat
     return object;
 }
 
-/* The settings shared by bleu_sentence and bleu_sentences (their arguments 2..8). */
+/* The settings shared by bleu_sentence and bleu_sentences (their arguments 2..8), after checking that
+   `function` was given 9 or 12 arguments (the first one named `first`). */
 typedef struct {
     int tokenizer, lowercase, shortest, smooth, effective_order;
     Py_ssize_t max_order;
@@ -2347,8 +2348,14 @@ typedef struct {
 } SentenceSettings;
 
 static int
-read_sentence_settings(PyObject *const *args, SentenceSettings *out)
+read_sentence_settings(const char *function, const char *first, PyObject *const *args, Py_ssize_t nargs,
+                       SentenceSettings *out)
 {
+    if (nargs != 9 && nargs != 12) {
+        PyErr_Format(PyExc_TypeError, "%s(%s, references, tokenizer, max_order, lowercase, shortest, smooth, "
+                     "smooth_value, effective_order[, cls, name, signature])", function, first);
+        return -1;
+    }
     out->smooth_value = 0.0;
     if ((out->tokenizer = read_tokenizer(args[2])) < 0 || (out->max_order = read_order(args[3])) < 0
         || (out->lowercase = PyObject_IsTrue(args[4])) < 0 || (out->shortest = PyObject_IsTrue(args[5])) < 0
@@ -2414,12 +2421,7 @@ bleu_sentence(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     SentenceSettings settings;
     PyObject *result = NULL;
     Py_ssize_t hyp_len, ref_len;
-    if (nargs != 9 && nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "bleu_sentence(hypothesis, references, tokenizer, max_order, lowercase, "
-                        "shortest, smooth, smooth_value, effective_order[, cls, name, signature])");
-        return NULL;
-    }
-    if (read_sentence_settings(args, &settings) < 0) {
+    if (read_sentence_settings("bleu_sentence", "hypothesis", args, nargs, &settings) < 0) {
         return NULL;
     }
     s = scratch_acquire(module, &own);
@@ -2442,12 +2444,7 @@ bleu_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     SentenceSettings settings;
     PyObject *hyps, *results = NULL;
     Py_ssize_t n_refs, k, n, hyp_len, ref_len;
-    if (nargs != 9 && nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "bleu_sentences(hypotheses, references, tokenizer, max_order, lowercase, "
-                        "shortest, smooth, smooth_value, effective_order[, cls, name, signature])");
-        return NULL;
-    }
-    if (read_sentence_settings(args, &settings) < 0) {
+    if (read_sentence_settings("bleu_sentences", "hypotheses", args, nargs, &settings) < 0) {
         return NULL;
     }
     if ((hyps = PySequence_Fast(args[0], "the hypotheses must be a sequence")) == NULL) {
