@@ -1,4 +1,4 @@
-"""Time bleucli.nltk against NLTK 3.10's own BLEU, side by side, on the same token lists.
+"""Time bleucli.family.nltk against NLTK 3.10's own BLEU, side by side, on the same token lists.
 
 Usage::
 
@@ -71,10 +71,10 @@ def main() -> None:
     import nltk
     from nltk.translate import bleu_score as oracle
 
-    from bleucli import nltk as ours
+    from bleucli.family import nltk as ours
     from bleucli.metrics.compiled import implementation
 
-    print(f"NLTK {nltk.__version__}; bleucli.nltk emulating {ours.NLTK_VERSION}; n-gram matcher: {implementation()}")
+    print(f"NLTK {nltk.__version__}; bleucli.family.nltk as {ours.NLTK_VERSION}; n-gram matcher: {implementation()}")
     print(f"{'corpus':<18} {'call':<26} {'NLTK s':>8} {'bleucli s':>9} {'ratio':>6} {'NLTK KiB':>9} "
           f"{'bleucli KiB':>11}  equal")
     for name, (refs, hyps) in corpora().items():

@@ -64,8 +64,8 @@ def bench_self_bleu(count: int, sample: int, repeat: int, order: int) -> list[st
     import sacrebleu
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
+    from bleucli.family.self_bleu import self_bleu, texygen_self_bleu
     from bleucli.metrics.bleu import BLEU
-    from bleucli.variants.self_bleu import self_bleu, texygen_self_bleu
 
     text = sentences(count)
     tokens = [line.split() for line in text]
@@ -111,7 +111,7 @@ def bench_fast_bleu(count: int, order: int) -> list[str]:
         return ["| fast-bleu: not installed | - | - | - | - |"]
     import resource
 
-    from bleucli.variants.self_bleu import texygen_self_bleu
+    from bleucli.family.self_bleu import texygen_self_bleu
 
     text = sentences(count)
     ours = texygen_self_bleu(text, max_order=order, sample_size=None)
@@ -132,8 +132,8 @@ def bench_fast_bleu(count: int, order: int) -> list[str]:
 
 
 def bench_large(count: int, order: int) -> list[str]:
+    from bleucli.family.self_bleu import self_bleu, texygen_self_bleu
     from bleucli.metrics.bleu import BLEU
-    from bleucli.variants.self_bleu import self_bleu, texygen_self_bleu
 
     text = sentences(count)
     rows = []

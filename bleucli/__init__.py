@@ -17,7 +17,15 @@ from .lazy import lazy_attributes
 from .version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_chrf, sentence_ter
+    from .compat import (
+        corpus_bleu,
+        corpus_chrf,
+        corpus_ter,
+        raw_corpus_bleu,
+        sentence_bleu,
+        sentence_chrf,
+        sentence_ter,
+    )
     from .errors import BleucliError, InputError, LengthMismatchError, OptionError
     from .metrics.bleu import BLEU, BLEUScore, compute_bleu
     from .metrics.chrf import CHRF, CHRFScore
@@ -40,17 +48,17 @@ _EXPORTS = {
     "BLEU": "bleucli.metrics.bleu",
     "BLEUScore": "bleucli.metrics.bleu",
     "compute_bleu": "bleucli.metrics.bleu",
-    "corpus_bleu": "bleucli.api",
-    "raw_corpus_bleu": "bleucli.api",
-    "sentence_bleu": "bleucli.api",
+    "corpus_bleu": "bleucli.compat",
+    "raw_corpus_bleu": "bleucli.compat",
+    "sentence_bleu": "bleucli.compat",
     "CHRF": "bleucli.metrics.chrf",
     "CHRFScore": "bleucli.metrics.chrf",
     "TER": "bleucli.metrics.ter",
     "TERScore": "bleucli.metrics.ter",
-    "corpus_chrf": "bleucli.api",
-    "sentence_chrf": "bleucli.api",
-    "corpus_ter": "bleucli.api",
-    "sentence_ter": "bleucli.api",
+    "corpus_chrf": "bleucli.compat",
+    "sentence_chrf": "bleucli.compat",
+    "corpus_ter": "bleucli.compat",
+    "sentence_ter": "bleucli.compat",
     "Signature": "bleucli.signature",
     "BleucliError": "bleucli.errors",
     "InputError": "bleucli.errors",

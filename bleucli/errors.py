@@ -1,7 +1,7 @@
 """Exceptions raised by the bleucli library.
 
 The library never prints and never exits: it raises one of these, and the CLI
-(``bleucli.cli.report``) alone decides the message format and the exit code.
+(``bleucli.clikit.report``) alone decides the message format and the exit code.
 Each class says *what kind* of failure happened so that a caller can react to
 the kind (bad data vs. bad option) without parsing messages.
 """

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import OptionError
 from .frozen import Frozen
-from .reading import DEFAULT_MAX_LINE_BYTES
+from .input.reading import DEFAULT_MAX_LINE_BYTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Sequence

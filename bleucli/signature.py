@@ -31,12 +31,12 @@ VERSION_KEY = ("version", "v")
 #: absent from sacreBLEU's signatures (it cannot express the option).
 METRIC_KEYS: dict[str, dict[str, str]] = {
     "BLEU": {"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord", "reflen": "rl"},
-    # bleucli.nltk (NLTK's BLEU, x1 scale) and Moses' multi-bleu.perl statistics (bleucli.bleu_family)
+    # bleucli.family.nltk (NLTK's BLEU, x1 scale) and Moses' multi-bleu.perl statistics (bleucli.family.which)
     "BLEU-nltk": {"case": "c", "tok": "tok", "weights": "w", "smooth": "s", "reweigh": "rw", "nltk": "nltk"},
     "BLEU-multibleu": {"case": "c", "tok": "tok", "moses": "moses"},
     "chrF": {"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "beta": "b"},
     "TER": {"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"},
-    # BLEU's variants (bleucli.variants)
+    # BLEU's variants (bleucli.family)
     "Self-BLEU": {"mode": "m", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord", "sample": "n"},
     "iBLEU": {"alpha": "a", "level": "lv", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord"},
     "GLEU": {"order": "ord", "iter": "it", "sampling": "smp", "tok": "tok"},

@@ -47,8 +47,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from .engine.executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
 from .errors import InputError, OptionError
-from .executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
 from .options import (  # noqa: F401 - the seed functions are part of this module's API
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
@@ -348,7 +348,7 @@ def _score_in_worker(context: tuple[Metric, list[Any]], index: int) -> Any:
 def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[Any]:
     """Score a list of resampled-statistics matrices, in worker processes if ``jobs`` asks.
 
-    The metric and the matrices reach each worker once (:class:`~bleucli.executor.Workers`);
+    The metric and the matrices reach each worker once (:class:`~bleucli.engine.executor.Workers`);
     the largest matrices are scored first. The scores do not depend on ``jobs``.
     """
     order = sorted(range(len(matrices)), key=lambda i: -matrices[i].shape[0])

@@ -4,7 +4,7 @@
 references ``ref.<tl>.gz``, ``ref2.<tl>.gz``, ... and system outputs
 ``sys/<system>.<tl>.gz``; ``tests/testsets/data/`` holds a few plain excerpts
 and ``examples/`` the README's. Any file is read the way sacreBLEU's CLI and
-bleucli (:mod:`bleucli.reading`) read files: ``.gz`` decompressed, decoded as
+bleucli (:mod:`bleucli.input.reading`) read files: ``.gz`` decompressed, decoded as
 strict UTF-8 (a bad byte raises), split on "\\n" only (a final newline ends the
 last line), each line ``rstrip()``ped. This module does not use bleucli, so the
 golden-value scripts feed the oracle exactly the lines the tests score.

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bleucli import nltk as bn
-from bleucli.multibleu import multi_bleu
+from bleucli.family import nltk as bn
+from bleucli.family.multibleu import multi_bleu
 from bleucli.tokenizers import get_tokenizer
 from conftest import invoke
 from datasets import DATA, lines, tsv_rows

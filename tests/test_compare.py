@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleucli.compare import compare, counted_ngrams, highlight, place_tokens
 from bleucli.metrics.bleu import BLEU
 from bleucli.options import MetricOptions, RunOptions
+from bleucli.report.compare import compare, counted_ngrams, highlight, place_tokens
 from conftest import invoke, run_subprocess
 from datasets import DATA, EXAMPLES, read
 
@@ -195,7 +195,7 @@ def test_ngram_lists_count_the_matches_bleu_counted(three):
 
 
 def test_word_f_measure_cis_come_from_the_pbs_resamples(three):
-    from bleucli.compare import f_measure, word_frequency_statistics
+    from bleucli.report.compare import f_measure, word_frequency_statistics
 
     ref, systems = three
     report = cli_json(["compare", ref, "-i", *systems[:2], "--json", "-"])
@@ -398,7 +398,7 @@ def test_bad_input_gives_one_line_errors_with_documented_codes(three, tmp_path):
 
 
 def test_pages_above_the_lazy_threshold_carry_their_rows_in_the_escaped_data(tmp_path):
-    from bleucli.render.html import LAZY_ROWS, comparison_page
+    from bleucli.report.html import LAZY_ROWS, comparison_page
 
     refs = [["</script> alert", '"><img src=x>', "שלום עולם", "北京欢迎你"]]
     result = compare(RunOptions(), ["a", "b"], [HOSTILE, list(reversed(HOSTILE))], ["ref"], refs)
@@ -426,7 +426,7 @@ def test_pages_above_the_lazy_threshold_carry_their_rows_in_the_escaped_data(tmp
 
 def test_every_pick_in_the_page_data_has_an_element(tmp_path):
     """A bootstrap histogram with every resample on one side gets one side's pick only."""
-    from bleucli.render.html import comparison_page
+    from bleucli.report.html import comparison_page
 
     refs = [read(EXAMPLES / "ref.de")]
     systems = [read(EXAMPLES / "Online-B.de"), refs[0]]  # the reference itself: better in every resample

@@ -45,8 +45,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 @pytest.fixture(scope="module")
 def example_comparison(report: tuple[Path, dict]) -> object:
     """The same comparison from the library: the characters of each BLEU token."""
-    from bleucli.compare import compare
     from bleucli.options import RunOptions
+    from bleucli.report.compare import compare
 
     folder = report[0].parent
     lines = {name: (folder / name).read_text(encoding="utf-8").splitlines()
@@ -316,9 +316,9 @@ def lazy_report(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
     """1,000 segments of wmt22-en-de: with the lazy threshold lowered to 500 rows (the rows travel in the
     page data), and as an ordinary page (the rows in a ``<noscript>`` the script cuts into rows). Both
     show a window of rows at a time with JavaScript on."""
-    from bleucli.compare import compare
     from bleucli.options import RunOptions
-    from bleucli.render.html import comparison_page
+    from bleucli.report.compare import compare
+    from bleucli.report.html import comparison_page
     from datasets import DATA, read
 
     folder = DATA / "wmt22-en-de"
@@ -418,9 +418,9 @@ def test_a_lazy_page_without_javascript_says_why_the_table_is_empty(browser, laz
 
 def test_the_text_filter_reads_escaped_text_as_displayed(browser, tmp_path):
     """The filter reads each row's HTML with the tags stripped and the entities undone: what the page shows."""
-    from bleucli.compare import compare
     from bleucli.options import RunOptions
-    from bleucli.render.html import comparison_page
+    from bleucli.report.compare import compare
+    from bleucli.report.html import comparison_page
 
     outputs = ['"><img src=x> & <b>bold</b>', "it's \"quoted\"", "plain words", "A &amp; B"]
     result = compare(RunOptions(), ["a", "b"], [outputs, list(reversed(outputs))], ["ref"],

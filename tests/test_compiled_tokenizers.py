@@ -389,8 +389,8 @@ def test_a_pickled_metric_scores_in_a_fresh_process(tmp_path: Path, tokenize: st
 def test_references_kept_as_text_score_as_python(monkeypatch: pytest.MonkeyPatch, tokenize: str) -> None:
     """``references=`` with a compiled tokenizer keeps the text and scores chunks in C: more
     segments than a chunk, several references (one missing in places), lowercase."""
+    from bleucli.engine.executor import CHUNK_SEGMENTS
     from bleucli.errors import InputError, LengthMismatchError
-    from bleucli.executor import CHUNK_SEGMENTS
 
     rng = random.Random(11)
     words = ["a", "B", "b.", "1,5", "\u00c9t\u00e9", "c", "d", "\u00bfy?", "\u4e2d\u6587", "2019."]

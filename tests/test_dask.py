@@ -2,7 +2,7 @@
 
 A LocalCluster of two worker processes (`--dask local:2`), and a real `dask scheduler`
 with two `dask worker` processes on 127.0.0.1 started here: the same executor seam
-(`bleucli.executor.Workers` over a `concurrent.futures.Executor`) as `-j N`. Plain files
+(`bleucli.engine.executor.Workers` over a `concurrent.futures.Executor`) as `-j N`. Plain files
 go as line ranges the workers read themselves; stdin goes in chunks.
 """
 

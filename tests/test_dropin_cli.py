@@ -258,7 +258,7 @@ def test_sacrebleu_format_is_honoured_where_bleucli_format_is_unset(variables: d
 
 def test_help_is_an_overview_of_usages_grouped_options_commands_and_exit_codes() -> None:
     from bleucli.cli import LAZY_COMMANDS
-    from bleucli.cli.report import ExitCode
+    from bleucli.clikit.report import ExitCode
 
     for flag in ("--help", "-h"):
         result = run_subprocess([flag])
@@ -280,8 +280,8 @@ def test_help_is_an_overview_of_usages_grouped_options_commands_and_exit_codes()
 
 
 def test_every_scoring_option_has_a_section() -> None:
-    from bleucli.cli.help import OTHER, grouped_help_records
     from bleucli.cli.score import score
+    from bleucli.clikit.help import OTHER, grouped_help_records
 
     ctx = score.make_context("bleucli", [], resilient_parsing=True)
     groups = grouped_help_records(score, ctx)

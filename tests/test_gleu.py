@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bleucli.errors import InputError, OptionError
-from bleucli.variants.gleu import corpus_gleu, jfleg_gleu, jfleg_sentence_gleu, reference_choices, tokenizer_for
+from bleucli.family.gleu import corpus_gleu, jfleg_gleu, jfleg_sentence_gleu, reference_choices, tokenizer_for
 from conftest import invoke
 from datasets import lines
 

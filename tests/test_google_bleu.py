@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bleucli.errors import OptionError
-from bleucli.variants.google_bleu import corpus_gleu, google_bleu, sentence_gleu
+from bleucli.family.google_bleu import corpus_gleu, google_bleu, sentence_gleu
 from conftest import invoke
 from golden.regenerate_google_bleu import cases
 
@@ -82,7 +82,7 @@ def test_cli(tmp_path: Path) -> None:
 
 
 def test_nltk_call_shapes_in_bleucli_nltk() -> None:
-    from bleucli import nltk as bleucli_nltk
+    from bleucli.family import nltk as bleucli_nltk
 
     hyps, refs, low, high = _tokens("ted-tok-sys1-orders-2-3")
     expected = GOLDEN["ted-tok-sys1-orders-2-3"]

@@ -74,7 +74,7 @@ def test_broken_pipe_exits_141(big_pair: tuple[Path, Path], unbuffered: str, rea
 _EMIT_BIG = (
     "import sys\n"
     "from bleucli.cli import _run_guarded\n"
-    "from bleucli.cli.output import emit\n"
+    "from bleucli.clikit.output import emit\n"
     "sys.exit(_run_guarded(lambda: emit('x' * 3_000_000)))\n"
 )
 
@@ -217,7 +217,7 @@ def test_compute_bleu_refuses_impossible_statistics() -> None:
 
 @pytest.mark.parametrize("hypotheses", [None, 5, 2.5], ids=["None", "int", "float"])
 def test_api_wrong_hypotheses_are_bleucli_errors(hypotheses: object) -> None:
-    from bleucli.api import corpus_bleu, corpus_chrf, corpus_ter
+    from bleucli.compat import corpus_bleu, corpus_chrf, corpus_ter
     from bleucli.errors import InputError
     from bleucli.metrics.bleu import BLEU
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bleucli.errors import InputError, OptionError
+from bleucli.family.ibleu import ibleu
 from bleucli.metrics.bleu import BLEU
-from bleucli.variants.ibleu import ibleu
 from conftest import invoke
 from datasets import DATA, lines
 

@@ -1,4 +1,4 @@
-"""bleucli.nltk against NLTK 3.10's BLEU: frozen goldens always, NLTK itself live when installed.
+"""bleucli.family.nltk against NLTK 3.10's BLEU: frozen goldens always, NLTK itself live when installed.
 
 The goldens (tests/golden/nltk_bleu.json, made by tests/golden/regenerate_nltk.py
 with NLTK 3.10) cover the whole ted-sk-en tokenized sys1 at corpus level with
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from bleucli import nltk as bn
 from bleucli.errors import InputError, LengthMismatchError, OptionError
+from bleucli.family import nltk as bn
 from datasets import DATA, lines
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "nltk_bleu.json").read_text(encoding="utf-8"))

@@ -165,7 +165,7 @@ def _aggregate_by_definition(metric: CHRF, hyp: str, refs: list[str]) -> float:
 
 @pytest.mark.parametrize("options", [{}, {"word_order": 2}, {"lowercase": True, "beta": 1, "char_order": 3}])
 def test_aggregate_equals_its_definition(options: dict) -> None:
-    from bleucli.variants.pairwise import aggregate_chrf_scores
+    from bleucli.metrics.pairwise import aggregate_chrf_scores
 
     metric = CHRF(**options)
     refs = REFS[:9] + ["", "Ja"]
@@ -174,7 +174,7 @@ def test_aggregate_equals_its_definition(options: dict) -> None:
 
 @pytest.mark.parametrize("options", [{}, {"word_order": 2}, {"whitespace": True, "eps_smoothing": True}])
 def test_aggregate_of_one_reference_is_the_pairwise_column(options: dict) -> None:
-    from bleucli.variants.pairwise import aggregate_chrf_scores
+    from bleucli.metrics.pairwise import aggregate_chrf_scores
 
     metric = CHRF(**options)
     for ref in REFS[:4]:
@@ -188,21 +188,21 @@ def test_aggregate_of_one_reference_is_the_pairwise_column(options: dict) -> Non
 ])
 def test_aggregate_equals_fastchrf(ours: dict, theirs: dict) -> None:
     fastchrf = pytest.importorskip("fastchrf")
-    from bleucli.variants.pairwise import aggregate_chrf_scores
+    from bleucli.metrics.pairwise import aggregate_chrf_scores
 
     refs = REFS + ["ab", ""]
     assert aggregate_chrf_scores(CHRF(**ours), HYPS, refs) == fastchrf.aggregate_chrf([HYPS], [refs], **theirs)[0]
 
 
 def test_aggregate_refuses_bleu() -> None:
-    from bleucli.variants.pairwise import aggregate_chrf_scores
+    from bleucli.metrics.pairwise import aggregate_chrf_scores
 
     with pytest.raises(InputError):
         aggregate_chrf_scores(BLEU(), HYPS, REFS)
 
 
 def test_cli_aggregate(tmp_path: Path) -> None:
-    from bleucli.variants.pairwise import aggregate_chrf_scores
+    from bleucli.metrics.pairwise import aggregate_chrf_scores
 
     path = tmp_path / "in.jsonl"
     path.write_text(json.dumps({"hypotheses": HYPS[:5], "references": REFS[:7]}) + "\n", encoding="utf-8")

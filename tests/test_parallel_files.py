@@ -1,4 +1,4 @@
-"""``--jobs`` on plain files: workers read their own line ranges (bleucli.file_ranges).
+"""``--jobs`` on plain files: workers read their own line ranges (bleucli.input.ranges).
 
 Everything the streaming reader does must hold when the input is cut into
 byte ranges: the same lines (CRLF, a BOM, no final newline, empty lines),
@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 import datasets
-from bleucli import BLEU, CHRF, TER, streaming
+from bleucli import BLEU, CHRF, TER
+from bleucli.engine import streaming
+from bleucli.engine.executor import Workers
 from bleucli.errors import InputError, LengthMismatchError
-from bleucli.executor import Workers
-from bleucli.file_ranges import LineRange, aligned_ranges, index_lines, read_range
-from bleucli.reading import FileLines, iter_lines
+from bleucli.input.ranges import LineRange, aligned_ranges, index_lines, read_range
+from bleucli.input.reading import FileLines, iter_lines
 from conftest import invoke
 
 NAME = "wmt22-en-de"

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from bleucli.errors import InputError
-from bleucli.reading import decode_source, iter_lines, read_source, split_lines
+from bleucli.input.reading import decode_source, iter_lines, read_source, split_lines
 
 
 @pytest.mark.parametrize(
@@ -103,8 +103,8 @@ def test_block_decoding_equals_line_decoding(tmp_path) -> None:
 
 
 def _scanners() -> list[object]:
+    from bleucli.input.reading import _python_newlines
     from bleucli.metrics.compiled import compiled_matcher
-    from bleucli.reading import _python_newlines
 
     compiled = compiled_matcher()
     return [_python_newlines] + ([compiled.newlines] if compiled is not None else [])
@@ -153,7 +153,7 @@ def test_compiled_newline_scanner_refuses_ranges_outside_the_buffer() -> None:
 def test_newline_offsets_and_counts_of_files(tmp_path, monkeypatch: pytest.MonkeyPatch, pure: bool) -> None:  # type: ignore[no-untyped-def]
     import random
 
-    from bleucli import file_ranges
+    from bleucli.input import ranges as file_ranges
 
     if pure:
         monkeypatch.setenv("BLEUCLI_PURE_PYTHON", "1")

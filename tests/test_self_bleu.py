@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bleucli.family.self_bleu import closest_other_lengths, self_bleu, texygen_self_bleu
 from bleucli.metrics.bleu import BLEU
-from bleucli.variants.self_bleu import closest_other_lengths, self_bleu, texygen_self_bleu
 from conftest import invoke, run_subprocess
 from datasets import DATA, lines
 from golden.regenerate_self_bleu import CASES, random_corpus

@@ -16,9 +16,9 @@ from operator import add
 import pytest
 
 from bleucli import BLEU, CHRF, TER
-from bleucli.reading import FileLines
+from bleucli.engine.streaming import score_streams
+from bleucli.input.reading import FileLines
 from bleucli.statistics import Statistics, sum_rows, total
-from bleucli.streaming import score_streams
 
 SACREBLEU_TER_3REFS = 73.84003535130358  # sacreBLEU 2.6.0, corpus() below
 

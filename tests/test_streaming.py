@@ -8,8 +8,8 @@ import pytest
 
 import datasets
 from bleucli import BLEU
+from bleucli.engine.streaming import score_streams, sentence_scores
 from bleucli.errors import InputError, LengthMismatchError, OptionError
-from bleucli.streaming import score_streams, sentence_scores
 from conftest import invoke
 
 NAME = "wmt22-en-de"

@@ -1,7 +1,7 @@
 """The ``bleucli`` command: a thin click layer over the library.
 
 Only this package turns exceptions into messages and exit codes (see
-:mod:`bleucli.cli.report`). ``bleucli REF...`` scores; named subcommands
+:mod:`bleucli.clikit.report`). ``bleucli REF...`` scores; named subcommands
 (``bleucli signature diff``) do other jobs.
 """
 
@@ -16,11 +16,11 @@ from typing import Any, NoReturn
 
 import click
 
+from ..clikit import report
+from ..clikit.report import ExitCode
 from ..errors import BleucliError
 from ..version import __version__
-from . import report
 from .argv import expand_greedy_options
-from .report import ExitCode
 
 DEFAULT_COMMAND = "score"
 
@@ -28,19 +28,19 @@ DEFAULT_COMMAND = "score"
 #: subcommands): ``bleucli REF...`` and ``--version`` do not pay for modules they never run.
 LAZY_COMMANDS: dict[str, str] = {
     "signature": "bleucli.cli.signature:signature",
-    "cache": "bleucli.cli.cache:cache",
-    "stats": "bleucli.cli.stats:stats",
-    "merge": "bleucli.cli.stats:merge",
-    "compare": "bleucli.cli.compare:compare",
-    "self-bleu": "bleucli.cli.variants:self_bleu_command",
-    "pairwise": "bleucli.cli.variants:pairwise_command",
-    "ibleu": "bleucli.cli.variants:ibleu_command",
-    "gleu": "bleucli.cli.variants:gleu_command",
-    "google-bleu": "bleucli.cli.variants:google_bleu_command",
-    "multi-bleu": "bleucli.cli.multibleu:multi_bleu_command",
-    "multi-bleu-detok": "bleucli.cli.multibleu:multi_bleu_detok_command",
-    "nltk": "bleucli.cli.bleu_family:nltk_command",
-    "which-bleu": "bleucli.cli.bleu_family:which_bleu_command",
+    "cache": "bleucli.testsets.cli_cache:cache",
+    "stats": "bleucli.shards.cli:stats",
+    "merge": "bleucli.shards.cli:merge",
+    "compare": "bleucli.report.cli:compare",
+    "self-bleu": "bleucli.family.cli:self_bleu_command",
+    "pairwise": "bleucli.family.cli:pairwise_command",
+    "ibleu": "bleucli.family.cli:ibleu_command",
+    "gleu": "bleucli.family.cli:gleu_command",
+    "google-bleu": "bleucli.family.cli:google_bleu_command",
+    "multi-bleu": "bleucli.family.cli_multibleu:multi_bleu_command",
+    "multi-bleu-detok": "bleucli.family.cli_multibleu:multi_bleu_detok_command",
+    "nltk": "bleucli.family.cli_nltk:nltk_command",
+    "which-bleu": "bleucli.family.cli_nltk:which_bleu_command",
 }
 
 
@@ -96,7 +96,7 @@ class BleucliGroup(click.Group):
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The overview: usage, the scoring options grouped by purpose, every command, the exit codes."""
-        from .help import write_exit_codes, write_grouped_options
+        from ..clikit.help import write_exit_codes, write_grouped_options
 
         self.format_usage(ctx, formatter)
         self.format_help_text(ctx, formatter)
@@ -180,8 +180,8 @@ def cli() -> None:
 
 
 def _register_commands() -> None:
+    from ..testsets.cli import register_exit_codes
     from .score import score
-    from .testsets import register_exit_codes
 
     cli.add_command(score)
     register_exit_codes()

@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..clikit import report
+from ..clikit.help import GroupedCommand
+from ..clikit.metric_options import metric_options
+from ..clikit.output import emit, emit_when_complete
+from ..clikit.significance import significance_options
 from ..options import (
     BLEU_DEFAULTS,
     FORMATS,
@@ -19,18 +24,13 @@ from ..options import (
     SMOOTH_DEFAULTS,
     RunOptions,
 )
+from ..testsets.cli import testset_options
 from ..version import __version__
-from . import report
-from .help import GroupedCommand
-from .metric_options import metric_options
-from .output import emit, emit_when_complete
-from .significance import significance_options
-from .testsets import testset_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterator
 
-    from ..pipeline import Inputs, RunResult
+    from ..engine.pipeline import Inputs, RunResult
 
 
 def _tokenizer_names() -> list[str]:
@@ -135,8 +135,8 @@ def run_score(flags: dict[str, Any]) -> int:
 
 
 def _score(flags: dict[str, Any]) -> int:
-    from ..pipeline import expected_signature_fields, run
-    from . import testsets as tscli
+    from ..engine.pipeline import expected_signature_fields, run
+    from ..testsets import cli as tscli
 
     code = tscli.early_action(flags)
     if code is not None:
@@ -208,12 +208,12 @@ def _use_color(no_color: bool) -> bool:
 
 def _open_inputs(options: RunOptions, data: Any, notices: Notices, full: list[list[str]] | None = None) -> Inputs:
     """The run's streams; with ``full`` (a list to fill) and a test set, each system's unfiltered lines too."""
-    from ..inputs import open_references, open_system
-    from ..pipeline import Inputs
-    from . import testsets as tscli
+    from ..engine.pipeline import Inputs
+    from ..input.sources import open_references, open_system
+    from ..testsets import cli as tscli
 
     if options.inputs.aligned is not None:
-        from ..aligned import AlignedFile, open_aligned
+        from ..input.aligned import AlignedFile, open_aligned
 
         source = AlignedFile.build(options.inputs.aligned, options.inputs.columns, options.inputs.encoding,
                                    options.inputs.max_line_bytes)
@@ -252,7 +252,7 @@ def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: d
     ``detail`` (``-d``) is printed after a single system's scores, as sacreBLEU does.
     """
     from .. import render
-    from ..pipeline import check_expected_signature
+    from ..engine.pipeline import check_expected_signature
 
     output = options.output
     if result.sentences is not None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..clikit.output import emit
 from ..errors import SignatureMismatchError
-from .output import emit
 
 
 @click.group()

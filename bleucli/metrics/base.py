@@ -15,8 +15,8 @@ from itertools import islice, repeat, zip_longest
 from operator import is_
 from typing import Any, Generic, TypeVar
 
+from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import InputError, LengthMismatchError
-from ..executor import CHUNK_SEGMENTS
 from ..signature import Signature
 from ..statistics import Statistics, sum_rows, total
 
@@ -436,9 +436,9 @@ class Metric(ABC, Generic[RefData]):
         """``[i][j]``: the sentence score of hypothesis i against reference j alone (MBR matrices).
 
         Each cell equals ``sentence_score(hypotheses[i], [references[j]]).score``; each
-        reference is prepared once and each hypothesis tokenized once (:mod:`bleucli.variants.pairwise`).
+        reference is prepared once and each hypothesis tokenized once (:mod:`bleucli.metrics.pairwise`).
         """
-        from ..variants.pairwise import pairwise_scores
+        from .pairwise import pairwise_scores
 
         return pairwise_scores(self, hypotheses, references)
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, Protocol
 
+from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import InputError, OptionError
-from ..executor import CHUNK_SEGMENTS
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
 from ..signature import Signature
 from ..statistics import Statistics

@@ -26,9 +26,9 @@ from .records import check_finite, json_line, json_list, rounded, score_record, 
 from .text import score_line, systems_table, text_lines
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..compare import Comparison
     from ..metrics.base import Score
     from ..options import OutputOptions
+    from ..report.compare import Comparison
     from ..significance import ConfidenceResult, PairedResult
 
 
@@ -97,10 +97,10 @@ def detail(rows: Sequence[tuple[str, int, Sequence[Score]]], output: OutputOptio
 def comparison(result: Comparison, fmt: str) -> str:
     """``bleucli compare``: the HTML report (``html``), the Markdown summary (``markdown``) or the JSON data."""
     if fmt == "html":
-        from .html import comparison_page
+        from ..report.html import comparison_page
 
         return comparison_page(result)
-    from .compare import comparison_json, comparison_markdown
+    from ..report.text import comparison_json, comparison_markdown
 
     return comparison_markdown(result) if fmt == "markdown" else comparison_json(result)
 

@@ -2,7 +2,7 @@
 
 Run from the repository root with ``nltk>=3.10,<3.11`` installed (the ``nltk``
 extra): ``python tests/golden/regenerate_nltk.py``. The cases are the ones
-tests/test_nltk_bleu.py replays through ``bleucli.nltk``: corpus BLEU of
+tests/test_nltk_bleu.py replays through ``bleucli.family.nltk``: corpus BLEU of
 ted-sk-en's tokenized sys1 against its reference (every smoothing method,
 several weight tuples, auto_reweigh), the sentence BLEU of its first 120
 lines, and the issue's toy sentence. Floats are stored with ``repr`` (exact).

@@ -1,0 +1,1 @@
+"""The run engine: a scoring run from options to results (pipeline), its workers (executor) and reducers."""

@@ -1,0 +1,191 @@
+"""One scoring run, from typed options and opened inputs to a result: the API under the CLI.
+
+Every mode goes through :func:`run` and comes back as a :class:`RunResult`
+with the signatures it will print, so that the final steps are the same for
+all of them (the CLI's :func:`bleucli.cli.score.finish`): check
+``--expect-signature``, render, print. Test-set fields (``test:``,
+``lang:``...) are given to the metrics when they are built
+(:meth:`~bleucli.options.MetricOptions.build`), so every score of every mode
+carries them.
+
+::
+
+    options  ──► metrics (MetricOptions.build)
+    inputs   ──► aligned segments ──► chunks ──► Workers (executor) ──► Statistics ──► scores
+                                                          └── rows ──► significance ──► results
+    RunResult ──► expected signature check ──► bleucli.render ──► stdout
+
+Nothing here prints, exits or imports click.
+"""
+
+# No ``from __future__ import annotations``: NamedTuple would compile every string
+# annotation into a ForwardRef at import (start-up time of every scoring run).
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..errors import OptionError, SignatureMismatchError
+from ..metrics.base import Metric, Score
+from ..options import RunOptions
+from ..signature import Signature
+from .streaming import Streams
+
+if TYPE_CHECKING:  # pragma: no cover
+    from concurrent.futures import Executor
+
+
+#: The opened inputs of a run (:class:`bleucli.engine.streaming.Streams`).
+Inputs = Streams
+
+
+class RunResult(NamedTuple):
+    """What a run produced, by mode; ``signatures`` are what it will print (one per metric)."""
+
+    mode: str
+    signatures: list[Signature]
+    system_names: Sequence[str] = ()
+    #: ``corpus``: ``[system][metric]``
+    scores: Sequence[Sequence[Score]] = ()
+    #: ``sentence``: produced as the input is read (the CLI prints them once all are in)
+    sentences: Iterator[Score] | None = None
+    #: ``ci``: one per metric
+    confidence: Sequence[Any] = ()
+    #: ``bs``/``ar``: one per metric
+    paired: Sequence[Any] = ()
+
+
+def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
+        executor: "Executor | None" = None) -> RunResult:
+    """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`).
+
+    The work runs in this process, in ``options.jobs`` local processes, on
+    ``executor`` if one is given, or on the Dask cluster ``options.dask`` names.
+    """
+    if options.dask is not None and executor is None and options.mode != "sentence":
+        from .executor import dask_executor
+
+        with dask_executor(options.dask) as (cluster, threads):
+            result = run(options._replace(jobs=threads), metrics, inputs, cluster)
+            # everything is computed before the cluster closes (sentences are not sent to it)
+            return result
+    from .streaming import parallel_sentence_scores, score_streams_multi, sentence_scores, stream_rows
+
+    nrefs = len(inputs.references)
+    signatures = [metric.signature(nrefs) for metric in metrics]
+    mode = options.mode
+    if mode == "sentence":
+        if len(metrics) != 1 or len(inputs.systems) != 1:
+            raise OptionError("--sentence-level scores one system with one metric")
+        if options.dask is not None and executor is None:
+            sentences = _sentences_on_dask(options.dask, metrics[0], inputs)
+        elif executor is not None or options.jobs != 1:
+            sentences = parallel_sentence_scores(metrics[0], inputs, options.jobs, executor)
+        else:
+            sentences = sentence_scores(metrics[0], inputs.systems[0], inputs.references, inputs.system_names[0],
+                                        inputs.reference_names)
+        return RunResult(mode, signatures, inputs.system_names, sentences=sentences)
+    if mode == "corpus":
+        scores = score_streams_multi(metrics, inputs.systems, inputs.references, inputs.system_names,
+                                     inputs.reference_names, options.jobs, executor)
+        return RunResult(mode, [s.signature for s in scores[0]], inputs.system_names, scores=scores)
+    check_significance_systems(options, len(inputs.systems))
+    rows = stream_rows(metrics, inputs, options.jobs, executor)
+    return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin)
+
+
+def _sentences_on_dask(address: str, metric: Metric[Any], inputs: Inputs) -> Iterator[Score]:
+    """Sentence scores computed on a Dask cluster that stays up while they are read (and no longer)."""
+    from .executor import dask_executor
+    from .streaming import parallel_sentence_scores
+
+    with dask_executor(address) as (cluster, threads):
+        yield from parallel_sentence_scores(metric, inputs, threads, cluster)
+
+
+def check_significance_systems(options: RunOptions, n_systems: int) -> None:
+    """Paired tests need a baseline and others; a confidence interval is for one system."""
+    if options.significance.paired and n_systems < 2:
+        raise OptionError("paired tests need several systems: give the baseline and the others with -i")
+    if options.mode == "ci" and n_systems > 1:
+        raise OptionError("--confidence takes one system; use --paired-bs or --paired-ar for several")
+
+
+def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Sequence[Sequence[Any]],
+                system_names: Sequence[str], nrefs: int, from_stdin: bool = False) -> RunResult:
+    """Corpus scores or a significance test from per-segment rows ``[metric][system][segment]``.
+
+    What :func:`run` does once the rows are read, and what ``bleucli merge``
+    does with per-segment shards.
+    """
+    from ..significance import (
+        confidence_interval,
+        default_system_names,
+        paired_system_names,
+        paired_test,
+        seed_label,
+    )
+    from ..statistics import Statistics
+
+    mode = options.mode
+    if mode == "corpus":
+        scores = [[metric.score_from_statistics(Statistics.of_rows(per_metric[k]).totals(), nrefs)
+                   for metric, per_metric in zip(metrics, rows)] for k in range(len(system_names))]
+        return RunResult(mode, [s.signature for s in scores[0]], system_names, scores=scores)
+    check_significance_systems(options, len(system_names))
+    test = options.significance
+    signatures = [metric.signature(nrefs) for metric in metrics]
+    resampling = {"bs" if mode != "ar" else "ar": test.resamples, "seed": seed_label(test.seed)}
+    signatures = [s.with_fields(**resampling) for s in signatures]
+    if mode == "ci":
+        intervals = [confidence_interval(metric, per_metric[0], test.resamples, test.seed, nrefs=nrefs)
+                     for metric, per_metric in zip(metrics, rows)]
+        return RunResult(mode, signatures, system_names, confidence=intervals)
+    names = default_system_names(len(system_names)) if from_stdin else paired_system_names(list(system_names))
+    results = [paired_test(mode, metric, per_metric[0], per_metric[1:], test.resamples,  # type: ignore[arg-type]
+                           test.seed, names=names, jobs=options.jobs, nrefs=nrefs)
+               for metric, per_metric in zip(metrics, rows)]
+    return RunResult(mode, signatures, system_names, paired=results)
+
+
+def detail_scores(metrics: Sequence[Metric[Any]], hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                  groups: Sequence[tuple[str, Sequence[bool]]]) -> list[tuple[str, int, list[Score]]]:
+    """sacreBLEU's ``--detail``: each group's segments (of the full, unfiltered set) scored by every metric.
+
+    ``groups`` are ``(label, keep)`` pairs (:func:`bleucli.testsets.detail_groups`);
+    the result is ``(label, number of segments, [score per metric])`` in the same order.
+    """
+    out = []
+    for label, keep in groups:
+        hyps = [h for h, k in zip(hypotheses, keep) if k]
+        refs = [[r for r, k in zip(stream, keep) if k] for stream in references]
+        out.append((label, len(hyps), [metric.corpus_score(hyps, refs) for metric in metrics]))
+    return out
+
+
+def expected_signature_fields(expected: str, names: Sequence[str]) -> tuple[int, dict[str, str]]:
+    """Which metric an expected signature is about (its ``NAME|`` prefix, else the first), and its fields.
+
+    Raises :class:`OptionError` for a malformed expectation, so the CLI can
+    refuse it before reading any input.
+    """
+    from ..signature import metric_family, parse_signature
+
+    head = expected.strip().split("|", 1)[0]
+    index = 0
+    if ":" not in head:
+        families = [metric_family(n) for n in names]
+        if metric_family(head) in families:
+            index = families.index(metric_family(head))
+    return index, parse_signature(expected, metric=names[index])[1]
+
+
+def check_expected_signature(expected: str | None, signatures: Sequence[Signature]) -> None:
+    """Raise :class:`SignatureMismatchError` when the run's signature differs from ``expected``."""
+    if expected is None:
+        return
+    index, fields = expected_signature_fields(expected, [s.metric for s in signatures])
+    differences = signatures[index].diff(fields)
+    if differences:
+        raise SignatureMismatchError(differences)
+
+
+__all__ = ["Inputs", "RunResult", "run", "check_expected_signature", "expected_signature_fields", "detail_scores"]

@@ -1,0 +1,1 @@
+"""The comparison report wing: ``bleucli compare``, its model, HTML page, Markdown and JSON."""

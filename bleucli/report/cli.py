@@ -1,0 +1,256 @@
+"""``bleucli compare REF... -i BASELINE SYS...``: a report of two or more systems.
+
+Writes an offline HTML page (``--html``), a Markdown summary (``--markdown``,
+the default on stdout) and the data as JSON (``--json``); the numbers come
+from :func:`bleucli.report.compare.compare`. ``--fail-if-worse`` exits with
+:attr:`~bleucli.clikit.report.ExitCode.WORSE` when a candidate is significantly
+worse than the baseline, for CI jobs.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shlex
+from typing import Any
+
+import click
+
+from ..clikit import report
+from ..clikit.metric_options import metric_options
+from ..clikit.output import emit
+from ..clikit.report import ExitCode
+from ..options import (
+    BLEU_DEFAULTS,
+    DEFAULT_AR_TRIALS,
+    DEFAULT_BOOTSTRAP_SAMPLES,
+    INPUT_DEFAULTS,
+    RUN_DEFAULTS,
+    SMOOTH_DEFAULTS,
+)
+from ..testsets.cli import testset_options
+
+#: The test-set options ``compare`` takes: scoring against ``-t``/``-l`` (no --echo, --list...).
+COMPARE_TESTSET_KEYS = ("test_set", "langpair", "origlang", "subset", "cache_dir", "offline", "testsets_registry")
+
+
+def testset_options_for_compare(command: Any) -> Any:
+    return testset_options(command, COMPARE_TESTSET_KEYS)
+
+
+def _tokenizer_names() -> list[str]:
+    from ..tokenizers import available_tokenizers
+
+    return available_tokenizers()
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("refs", nargs=-1, metavar="REF...")
+@click.option("-i", "--input", "inputs", multiple=True, metavar="BASELINE SYS...",
+              help="System output files: the baseline first, then one or more systems to compare with it.")
+@click.option("--source", metavar="FILE", default=None,
+              help="Source sentences, shown next to the references [default with -t: the test set's source].")
+@click.option("--docids", metavar="FILE", default=None,
+              help="The document id of each segment, one a line: adds a document view "
+                   "[default with -t: the test set's doc ids, when it has them].")
+@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
+              help="Split the single reference file on tabs into this many references.")
+@click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
+              help="Encoding of every input file.")
+@click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
+              help="BLEU tokenizer [default: 13a, or zh for Chinese targets].")
+@click.option("-lc", "--lowercase", is_flag=True, help="Case-insensitive BLEU.")
+@click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)), default=BLEU_DEFAULTS.smooth_method,
+              show_default=True, help="Corpus BLEU smoothing method.")
+@click.option("-sv", "--smooth-value", type=float, default=None, help="Value for floor and add-k smoothing.")
+@click.option("--force", is_flag=True, help="Do not warn when the output looks tokenized.")
+@click.option("-par", "--paired-ar", is_flag=True,
+              help="p-values from approximate randomization instead of the paired bootstrap "
+                   "(the bootstrap still gives the CIs).")
+@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(min=1), default=DEFAULT_BOOTSTRAP_SAMPLES,
+              show_default=True, help="Bootstrap resamples.")
+@click.option("-parn", "--paired-ar-n", type=click.IntRange(min=1), default=DEFAULT_AR_TRIALS, show_default=True,
+              help="Approximate randomization trials (with --paired-ar).")
+@click.option("--seed", default=None, metavar="N|none",
+              help="Random seed of the tests [default: BLEUCLI_SEED or 12345]; 'none' for unseeded.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
+              help="Worker processes (0: one per CPU); the numbers are identical for any value.")
+@click.option("--html", "html_path", metavar="FILE", default=None, help="Write the interactive HTML report here.")
+@click.option("--markdown", "markdown_path", metavar="FILE|-", default=None,
+              help="Write the Markdown summary here ('-': stdout; the default when no output is named).")
+@click.option("--json", "json_path", metavar="FILE|-", default=None, help="Write every number as JSON ('-': stdout).")
+@click.option("--fail-if-worse", is_flag=True,
+              help=f"Exit with code {int(ExitCode.WORSE)} when a system is significantly worse (p <= 0.05) "
+                   "than the baseline on any metric.")
+@click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@testset_options_for_compare
+@metric_options
+def compare(**flags: Any) -> int:
+    """Compare systems: corpus scores with CIs and p-values, and every sentence, highlighted.
+
+    The first -i file is the baseline. Give the references before -i, or a standard test set
+    with -t NAME -l PAIR (its source is then shown too). Exit codes: as the scoring command,
+    and 8 with --fail-if-worse when a system is significantly worse.
+    """
+    with report.library_warnings(flags["quiet"]):
+        return _compare(flags)
+
+
+def _compare(flags: dict[str, Any]) -> int:
+    from .. import render
+    from ..input.reading import FileLines
+    from ..input.sources import open_references, open_system
+    from ..testsets import cli as tscli
+    from .compare import compare as build
+
+    options = _options(flags)
+    if len(options.inputs.systems) < 2:
+        raise click.UsageError("compare needs a baseline and at least one system: -i BASELINE SYS...")
+    if "-" in options.inputs.systems:
+        raise click.UsageError("compare reads systems from files, not stdin")
+    duplicates = sorted({p for p in options.inputs.systems if options.inputs.systems.count(p) > 1})
+    if duplicates:
+        raise click.UsageError(f"system file given twice: {duplicates[0]}")
+    data = tscli.test_data_for(options)  # usage errors (-t with REF, no -l...) before any reading
+    if data is None and not options.inputs.refs:
+        raise click.UsageError("give reference files before -i, or a test set with -t NAME -l PAIR")
+    signature_fields = data.signature_fields() if data is not None else None
+    # bad option values fail before any reading
+    options.metrics.build(None, options.testset.target_language, signature_fields)
+    notices: list[str] = []
+    if data is not None:
+        reference_names, references = tscli.reference_names(data), data.references
+    else:
+        reference_names, reference_streams = open_references(options.inputs.refs, options.inputs.num_refs,
+                                                             options.inputs.encoding, notices)
+        references = [list(stream) for stream in reference_streams]
+    systems = []
+    for path in options.inputs.systems:
+        _, streams = open_system(path, options.inputs.encoding, notices)
+        systems.append(list(streams[0]))
+    source_name = flags["source"]
+    source = list(FileLines(source_name, options.inputs.encoding, notices)) if source_name else None
+    documents_name = flags["docids"]
+    documents = list(FileLines(documents_name, options.inputs.encoding, notices)) if documents_name else None
+    if data is not None:
+        systems = tscli.filter_systems(data, list(options.inputs.systems), systems)
+        if source is not None:
+            source = data.filter_hypotheses(source, source=source_name)
+        else:
+            source, source_name = _test_set_field(options, data, "src"), f"{data.test}:src"
+        if documents is not None:
+            documents = data.filter_hypotheses(documents, source=documents_name)
+        else:
+            documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
+    if not flags["quiet"]:
+        for notice in notices:
+            report.warning(notice)
+    result = build(options, list(options.inputs.systems), systems, reference_names, references,
+                   source=source, source_name=source_name, command=_command_line(flags),
+                   signature_fields=signature_fields, test_set=_test_set_input(data),
+                   documents=documents, documents_name=documents_name)
+    outputs = [(fmt, flags[f"{fmt}_path"]) for fmt in ("html", "markdown", "json") if flags[f"{fmt}_path"]]
+    if not outputs:
+        outputs = [("markdown", "-")]
+    for fmt, path in outputs:
+        _write(path, render.comparison(result, fmt))
+    worse = result.worse_systems()
+    if flags["fail_if_worse"] and worse:
+        listed = ", ".join(f"{system} ({metric})" for system, metric in worse)
+        report.error(f"significantly worse than the baseline {result.systems[0]}: {listed}")
+        return ExitCode.WORSE
+    return ExitCode.OK
+
+
+def _test_set_field(options: Any, data: Any, field: str) -> list[str] | None:
+    """A field (``src``, ``docid``) of every set of ``-t``, concatenated and filtered as the references are.
+
+    ``None`` when a set lacks the field (plain and TSV sets have no ``docid``).
+    """
+    from .. import testsets as ts
+    from ..testsets import cli as tscli
+
+    t = options.testset
+    lines: list[str] = []
+    with tscli._cache_errors(f"prepare {t.test_set}", {"cache_dir": t.cache_dir}):
+        for name in data.test_sets:
+            if field not in ts.fields(name, t.langpair, **tscli._library_kwargs(t)):
+                return None
+            lines += ts.get_field_lines(name, t.langpair, field, origlang=t.origlang, subset=t.subset,
+                                        **tscli._library_kwargs(t))
+    return lines
+
+
+def _test_set_input(data: Any) -> tuple[str, str] | None:
+    """The header's line for ``-t``: the sets and pair, and the digest of their reference data."""
+    return None if data is None else (f"{data.test} ({data.pair})", data.data_hash)
+
+
+def _options(flags: dict[str, Any]) -> Any:
+    """The run's typed options (:class:`bleucli.options.RunOptions`) from the command's flags."""
+    from ..options import (
+        BLEUOptions,
+        CHRFOptions,
+        InputOptions,
+        MetricOptions,
+        RunOptions,
+        SignificanceOptions,
+        TEROptions,
+        TestSetOptions,
+        resolve_seed,
+    )
+
+    seed_text = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
+    bleu = BLEUOptions(lowercase=flags["lowercase"], force=flags["force"], tokenize=flags["tokenize"],
+                       smooth_method=flags["smooth_method"], smooth_value=flags["smooth_value"])
+    chrf = CHRFOptions(char_order=flags["chrf_char_order"], word_order=flags["chrf_word_order"],
+                       beta=flags["chrf_beta"], lowercase=flags["chrf_lowercase"],
+                       whitespace=flags["chrf_whitespace"], eps_smoothing=flags["chrf_eps_smoothing"])
+    ter = TEROptions(normalized=flags["ter_normalized"], no_punct=flags["ter_no_punct"],
+                     asian_support=flags["ter_asian_support"], case_sensitive=flags["ter_case_sensitive"])
+    return RunOptions(
+        inputs=InputOptions(refs=tuple(flags["refs"]), systems=tuple(flags["inputs"]),
+                            num_refs=flags["num_refs"], encoding=flags["encoding"]),
+        metrics=MetricOptions(tuple(flags["metrics"]), bleu, chrf, ter),
+        significance=SignificanceOptions("ar" if flags["paired_ar"] else "bs", paired_bs_n=flags["paired_bs_n"],
+                                         paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text)),
+        testset=TestSetOptions(test_set=flags["test_set"], langpair=flags["langpair"], origlang=flags["origlang"],
+                               subset=flags["subset"], cache_dir=flags["cache_dir"], offline=flags["offline"],
+                               registry=flags["testsets_registry"]),
+        jobs=flags["jobs"],
+    )
+
+
+def _command_line(flags: dict[str, Any]) -> str:
+    """The command as the header shows it: inputs and every option that changes a number (deterministic)."""
+    words = ["bleucli", "compare", *flags["refs"], "-i", *flags["inputs"]]
+    if flags["test_set"]:
+        words[2:2] = ["-t", flags["test_set"]]
+    for flag, key in (("--source", "source"), ("--docids", "docids"), ("-nr", "num_refs"), ("-l", "langpair"),
+                      ("-ol", "origlang"), ("--subset", "subset"), ("-tok", "tokenize"), ("-s", "smooth_method"),
+                      ("-sv", "smooth_value"), ("-pbsn", "paired_bs_n"), ("-parn", "paired_ar_n"), ("--seed", "seed")):
+        default = {"num_refs": 1, "smooth_method": "exp", "paired_bs_n": DEFAULT_BOOTSTRAP_SAMPLES,
+                   "paired_ar_n": DEFAULT_AR_TRIALS}.get(key)
+        if flags[key] is not None and flags[key] != default:
+            words += [flag, str(flags[key])]
+    for flag, key in (("-lc", "lowercase"), ("-par", "paired_ar")):
+        if flags[key]:
+            words.append(flag)
+    if flags["metrics"]:
+        words += ["-m", *flags["metrics"]]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _write(path: str, text: str) -> None:
+    """stdout for ``-``; otherwise the file, with a message that names it when writing fails."""
+    if path == "-":
+        emit(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+    except OSError as exc:
+        raise OSError(exc.errno or errno.EIO, f"{path}: {exc.strerror or exc}") from None
+
+
+__all__ = ["compare"]

@@ -1,0 +1,748 @@
+"""The data behind ``bleucli compare``: two or more systems, corpus and sentence by sentence.
+
+Every number comes from bleucli's own core, so a report can never disagree
+with the scoring command:
+
+* corpus scores from :func:`bleucli.engine.streaming.stream_statistics` (what
+  ``bleucli REF -i SYS...`` prints);
+* bootstrap means, 95% CIs and p-values from
+  :func:`bleucli.significance.paired_test` on the rows of
+  :func:`bleucli.engine.streaming.stream_rows` (what ``-pbs``/``-par`` print, same
+  seed, same labels);
+* sentence BLEU from the metric's ``score_from_statistics`` on each segment's
+  row with effective order on (what ``-sl`` prints).
+
+"Where the difference lives" uses the same pieces:
+
+* reference-length and document buckets: BLEU of the bucket's summed rows;
+  a length bucket's CI is :func:`bleucli.significance.confidence_interval`
+  on its rows (what ``-ci`` prints for files of the bucket's lines);
+* sentence-BLEU bins (compare-mt's cutoffs) and word F-measure by frequency
+  bucket (compare-mt 0.2.10's ``FreqWordBucketer`` with frequencies counted on
+  the first reference, here on BLEU's tokens): their CIs come from
+  :func:`bleucli.significance.bootstrap_column_sums`, the very resamples the
+  seeded paired bootstrap draws (compare-mt's own bootstrap is unseeded and
+  half-size);
+* the bootstrap delta distribution is :attr:`PairedResult.deltas`, what the
+  ``-pbs`` p-value is read from;
+* the n-gram lists count the clipped matches the highlighting found.
+
+The highlighting reproduces BLEU's clipped n-gram matching on the metric's
+own tokens (13a, intl, char, zh...): for every order n, an n-gram of the
+hypothesis is counted up to the largest number of times it occurs in one
+reference; the counted occurrences are the first ones, left to right (BLEU
+counts how many, not which; this is the convention shown). The counted
+n-grams of each order therefore add up exactly to the statistics BLEU sums,
+which :attr:`SystemSegment.matches` carries and the tests check. Each token
+is then placed on the characters of the displayed line, so ``year,`` shows
+``year`` matched and ``,`` not, as BLEU saw them.
+
+Nothing here prints, exits or imports click.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError, OptionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..metrics.base import Metric, Score
+    from ..metrics.bleu import BLEU
+    from ..options import RunOptions
+    from ..significance import PairedResult
+
+#: p-values at or below this are called significant (sacreBLEU's star; ``--fail-if-worse``).
+SIGNIFICANCE_LEVEL = 0.05
+#: Metrics where a lower score is better.
+LOWER_IS_BETTER = frozenset({"TER"})
+#: Reference-length buckets (tokens of the first reference, BLEU's tokenization): upper bounds, inclusive.
+LENGTH_BUCKETS = (10, 20, 30, 40, 60)
+#: Sentence-BLEU bins: compare-mt's score-bucket cutoffs (a bin holds cutoff[i-1] <= BLEU < cutoff[i]).
+SENTENCE_BLEU_CUTOFFS = (10, 20, 30, 40, 50, 60, 70, 80, 90)
+#: Word-frequency buckets: compare-mt's FreqWordBucketer default cutoffs (frequency < cutoff).
+FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
+#: How many n-grams each list of "matched more often by" shows.
+NGRAM_LIST_LENGTH = 15
+#: What a bucket's per-system value is, by kind of bucket.
+BUCKET_MEASURES = {"reference length": "BLEU", "sentence BLEU": "segments", "word frequency": "F-measure",
+                   "document": "BLEU"}
+
+_ENTITIES = (('&', '&amp;'), ('"', '&quot;'), ('<', '&lt;'), ('>', '&gt;'))
+
+
+@dataclass(frozen=True)
+class TokenSpan:
+    """One BLEU token of a displayed hypothesis: characters ``[start, end)``.
+
+    ``order`` is the longest counted n-gram the token belongs to (0: no
+    counted match); ``differs`` marks tokens the other system lacks.
+    """
+
+    start: int
+    end: int
+    order: int
+    differs: bool
+
+
+@dataclass(frozen=True)
+class SystemSegment:
+    """One system's output for one segment, with everything BLEU counted on it."""
+
+    hypothesis: str
+    #: the BLEU statistics row ``[hyp_len, ref_len, matches..., totals...]`` (as the CLI sums it)
+    statistics: tuple[int, ...]
+    #: sentence BLEU with effective order (``-sl``)
+    sentence_bleu: float
+    bp: float
+    #: counted n-grams per order found by the highlighting (equal to ``statistics[2:2+N]``)
+    matches: tuple[int, ...]
+    #: counted n-gram start positions per order (token indices)
+    counted: tuple[tuple[int, ...], ...]
+    spans: tuple[TokenSpan, ...]
+    #: tokens that could not be placed on the displayed characters (normalised by the tokenizer)
+    unplaced: int
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        order = len(self.matches)
+        return self.statistics[2 + order: 2 + 2 * order]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One line of the test set: its references, optional source and every system's output."""
+
+    number: int
+    references: tuple[str, ...]
+    systems: tuple[SystemSegment, ...]
+    source: str | None = None
+    #: the document id (``-t`` sets with doc ids, or ``--docids``)
+    document: str | None = None
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """A group of segments (or words) and each system's value on it, with a 95% bootstrap CI.
+
+    ``kind`` says what groups (:data:`BUCKET_MEASURES` names the value):
+    reference length and document buckets hold segments and give BLEU from
+    the group's summed statistics (not a mean); sentence-BLEU bins count each
+    system's segments whose ``-sl`` BLEU falls in the bin; word-frequency
+    buckets give compare-mt's word F-measure of the words whose frequency in
+    the reference falls in the bucket.
+    """
+
+    kind: str
+    label: str
+    #: segments in the bucket (word frequency: reference words; sentence BLEU: segments any system has there)
+    count: int
+    values: tuple[float, ...]
+    #: half-width of each value's 95% bootstrap CI (None: not computed, documents)
+    ci: tuple[float | None, ...]
+    #: 1-based segment numbers in the bucket (the report filters its table on them)
+    segments: tuple[int, ...] = field(repr=False, default=())
+    #: sentence-BLEU bins: each system's own segments in the bin
+    by_system: tuple[tuple[int, ...], ...] = field(repr=False, default=())
+
+    @property
+    def measure(self) -> str:
+        return BUCKET_MEASURES[self.kind]
+
+
+@dataclass(frozen=True)
+class NgramDifference:
+    """An n-gram of BLEU's tokens and how often each of two systems had it counted (clipped matches)."""
+
+    ngram: str
+    order: int
+    #: counted matches of the baseline and of the candidate, over the corpus
+    counts: tuple[int, int]
+    #: 1-based segments where either system had it counted
+    segments: tuple[int, ...] = field(repr=False, default=())
+
+
+@dataclass(frozen=True)
+class NgramComparison:
+    """The n-grams a candidate matched more often than the baseline (``better``), and the reverse."""
+
+    system: int
+    better: tuple[NgramDifference, ...]
+    worse: tuple[NgramDifference, ...]
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """An input named in the header: its role, name and sha256 of the decoded lines joined by ``\\n``."""
+
+    role: str
+    name: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything a compare report shows. System 0 is the baseline."""
+
+    systems: tuple[str, ...]
+    #: ``[system][metric]`` corpus scores, as ``bleucli REF -i SYS...`` prints them
+    scores: tuple[tuple[Score, ...], ...]
+    #: one paired bootstrap per metric (means, CIs, and p-values when ``test == "bs"``)
+    bootstrap: tuple[PairedResult, ...]
+    #: one approximate randomization per metric when ``test == "ar"``
+    randomization: tuple[PairedResult, ...]
+    #: ``pairwise[i][j]``: the primary metric's p-value of system j against system i (i < j), 3+ systems
+    pairwise: tuple[tuple[float | None, ...], ...]
+    segments: tuple[Segment, ...]
+    buckets: tuple[Bucket, ...]
+    #: per candidate (systems 1...), the n-grams matched more often by it or by the baseline
+    ngrams: tuple[NgramComparison, ...]
+    inputs: tuple[InputFile, ...]
+    command: str
+    test: str
+    resamples: int
+    seed: int | None
+    max_order: int
+    tokenizer: str
+
+    @property
+    def deltas(self) -> tuple[Any, ...]:
+        """Per candidate, BLEU minus the baseline's in every bootstrap resample (the ``-pbs`` resamples)."""
+        return self.bootstrap[self.metric_names.index("BLEU")].deltas
+
+    @property
+    def metric_names(self) -> tuple[str, ...]:
+        return tuple(score.name for score in self.scores[0])
+
+    @property
+    def paired(self) -> tuple[PairedResult, ...]:
+        """The results whose p-values the report shows (the chosen test)."""
+        return self.randomization if self.test == "ar" else self.bootstrap
+
+    def p_value(self, system: int, metric: int) -> float | None:
+        return None if system == 0 else self.paired[metric].rows[system].p_value
+
+    def delta(self, system: int, metric: int) -> float:
+        return self.scores[system][metric].score - self.scores[0][metric].score
+
+    def worse(self, system: int, metric: int) -> bool:
+        """Whether ``system`` is significantly worse than the baseline on ``metric`` (p <= 0.05)."""
+        p_value = self.p_value(system, metric)
+        if p_value is None or p_value > SIGNIFICANCE_LEVEL:
+            return False
+        delta = self.delta(system, metric)
+        return delta > 0 if self.metric_names[metric] in LOWER_IS_BETTER else delta < 0
+
+    def worse_systems(self) -> list[tuple[str, str]]:
+        """``(system, metric)`` pairs where a candidate is significantly worse than the baseline."""
+        return [(self.systems[k], name) for k in range(1, len(self.systems))
+                for m, name in enumerate(self.metric_names) if self.worse(k, m)]
+
+
+# -- highlighting -------------------------------------------------------------------------
+def counted_ngrams(hypothesis: Sequence[str], references: Sequence[Sequence[str]],
+                   max_order: int, limits: Sequence[Counter[tuple[str, ...]]] | None = None) -> list[list[int]]:
+    """Start positions of the hypothesis n-grams BLEU's clipping counts, per order.
+
+    Each distinct n-gram is counted up to its largest count in one reference;
+    the first occurrences are the counted ones. ``limits`` are
+    :func:`reference_limits` of ``references``, when several hypotheses share them.
+    """
+    if limits is None:
+        limits = reference_limits(references, max_order)
+    counted: list[list[int]] = []
+    # an n-gram can be in a reference only where its first n-1 tokens are: each order looks only at the
+    # positions whose shorter n-gram some reference holds (ascending, so the first occurrences count)
+    candidates: Sequence[int] = range(len(hypothesis))
+    for n in range(1, max_order + 1):
+        limit = limits[n - 1]
+        used: dict[tuple[str, ...], int] = {}  # counted so far, per n-gram (no copy of the limits)
+        starts = []
+        present = []
+        last = len(hypothesis) - n
+        for i in candidates:
+            if i > last:
+                break
+            gram = tuple(hypothesis[i:i + n])
+            most = limit.get(gram, 0)
+            if most:
+                present.append(i)
+                times = used.get(gram, 0)
+                if times < most:
+                    used[gram] = times + 1
+                    starts.append(i)
+        counted.append(starts)
+        candidates = present
+    return counted
+
+
+def reference_limits(references: Sequence[Sequence[str]], max_order: int) -> list[Counter[tuple[str, ...]]]:
+    """Per order, each n-gram's largest count in one reference: how often BLEU may count it."""
+    limits = []
+    for n in range(1, max_order + 1):
+        allowed: Counter[tuple[str, ...]] = Counter()
+        for ref in references:
+            ref_counts = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+            for gram, count in ref_counts.items():
+                if count > allowed[gram]:
+                    allowed[gram] = count
+        limits.append(allowed)
+    return limits
+
+
+def longest_orders(n_tokens: int, counted: Sequence[Sequence[int]]) -> list[int]:
+    """For each token, the longest order of a counted n-gram covering it (0: none)."""
+    orders = [0] * n_tokens
+    for n, starts in enumerate(counted, 1):
+        for start in starts:
+            for i in range(start, start + n):
+                orders[i] = n
+    return orders
+
+
+def place_tokens(line: str, tokens: Sequence[str], lowercase: bool) -> list[tuple[int, int] | None]:
+    """Character ranges of ``tokens`` in ``line``, in order (``None``: not found as written).
+
+    Tokenizers split but rarely rewrite; where they do (13a unescapes
+    ``&quot;``...), the escaped form is looked for too. With ``lowercase``
+    the search runs on a per-character lowercased copy so offsets stay those
+    of the displayed line.
+    """
+    if lowercase:
+        pieces = [c.lower() for c in line]
+        text = "".join(pieces)
+        offsets = [i for i, piece in enumerate(pieces) for _ in piece] + [len(line)]
+    else:
+        text, offsets = line, list(range(len(line) + 1))
+    places: list[tuple[int, int] | None] = []
+    cursor = 0
+    for token in tokens:
+        if _ESCAPABLE.isdisjoint(token):  # one written form (most tokens): no escaped form to look for
+            found = text.find(token, cursor)
+            if found < 0:
+                places.append(None)
+                continue
+            end = found + len(token)
+            places.append((offsets[found], offsets[end - 1] + 1))
+            cursor = end
+            continue
+        # the earliest occurrence of any written form; at a tie the longer (``&amp;``, not its ``&``)
+        hits = [(at, -len(form)) for form in _written_forms(token) if (at := text.find(form, cursor)) >= 0]
+        if not hits:
+            places.append(None)
+            continue
+        found, negative_length = min(hits)
+        end = found - negative_length
+        places.append((offsets[found], offsets[end - 1] + 1))
+        cursor = end
+    return places
+
+
+_ESCAPABLE = frozenset(plain for plain, _ in _ENTITIES)
+
+
+def _written_forms(token: str) -> list[str]:
+    forms = [token]
+    escaped = token
+    for plain, entity in _ENTITIES:
+        escaped = escaped.replace(plain, entity)
+    if escaped != token:
+        forms.append(escaped)
+    return forms
+
+
+Highlight = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[TokenSpan, ...], int]
+
+
+def highlight(metric: BLEU, hypothesis: str, references: Sequence[str], other: str | None) -> Highlight:
+    """``(matches per order, counted starts per order, spans, unplaced tokens)`` of one hypothesis."""
+    return _highlight(metric, metric._tokens(hypothesis), hypothesis, [metric._tokens(ref) for ref in references],
+                      metric._tokens(other) if other is not None else None)
+
+
+def _highlight(metric: BLEU, tokens: list[str], hypothesis: str, ref_tokens: Sequence[Sequence[str]],
+               other_tokens: Sequence[str] | None,
+               limits: Sequence[Counter[tuple[str, ...]]] | None = None) -> Highlight:
+    counted = counted_ngrams(tokens, ref_tokens, metric.max_ngram_order, limits)
+    orders = longest_orders(len(tokens), counted)
+    available = Counter(other_tokens) if other_tokens is not None else None
+    spans = []
+    unplaced = 0
+    for token, order, place in zip(tokens, orders, place_tokens(hypothesis, tokens, metric.lowercase)):
+        differs = False
+        if available is not None:
+            left = available.get(token, 0)
+            differs = left <= 0
+            available[token] = left - 1
+        if place is None:
+            unplaced += 1
+            continue
+        spans.append(TokenSpan(place[0], place[1], order, differs))
+    return (tuple(len(s) for s in counted), tuple(tuple(s) for s in counted), tuple(spans), unplaced)
+
+
+# -- the comparison ---------------------------------------------------------------------------
+def digest(lines: Sequence[str]) -> str:
+    """sha256 of the decoded lines joined by newlines: the same text gives the same digest."""
+    hasher = hashlib.sha256()
+    for line in lines:
+        hasher.update(line.encode("utf-8"))
+        hasher.update(b"\n")
+    return hasher.hexdigest()
+
+
+def compare(
+    options: RunOptions,
+    system_names: Sequence[str],
+    systems: Sequence[Sequence[str]],
+    reference_names: Sequence[str],
+    references: Sequence[Sequence[str]],
+    *,
+    source: Sequence[str] | None = None,
+    source_name: str | None = None,
+    command: str = "",
+    signature_fields: dict[str, str | None] | None = None,
+    test_set: tuple[str, str] | None = None,
+    documents: Sequence[str] | None = None,
+    documents_name: str | None = None,
+) -> Comparison:
+    """Score and compare ``systems`` (the first is the baseline) as ``options`` say.
+
+    ``options.significance.test`` chooses the p-values (``bs`` by default,
+    ``ar``); the bootstrap always runs, for the CIs. BLEU is always computed
+    (the sentence table and its highlighting are BLEU's); ``-m`` adds chrF
+    and TER to the systems table. ``signature_fields`` are a test set's
+    (``test:``, ``lang:``...), as the scoring command gives its metrics;
+    ``test_set`` is ``(name, sha256 of its reference data)`` for the header;
+    ``documents`` gives each segment's document id (a document view).
+    """
+    from ..engine.streaming import Streams, stream_rows, stream_statistics
+    from ..significance import paired_system_names, paired_test
+
+    if len(systems) < 2:
+        raise OptionError("compare needs a baseline and at least one other system: -i BASELINE SYS...")
+    for what, lines, name in (("source", source, source_name), ("doc ids", documents, documents_name)):
+        if lines is not None and len(lines) != len(references[0]):
+            raise InputError(f"has {len(lines)} lines, the references {len(references[0])}", name or what)
+    metric_options = options.metrics
+    requested = tuple(dict.fromkeys(("bleu", *(name.lower() for name in metric_options.requested))))
+    metric_options = metric_options._replace(requested=requested,
+                                             bleu=metric_options.bleu._replace(effective_order=False))
+    target = options.testset.target_language
+    metrics = metric_options.build(None, target, signature_fields)  # type: ignore[arg-type]
+    sentence_metric: BLEU = metric_options._replace(  # type: ignore[assignment]
+        requested=("bleu",), bleu=metric_options.bleu._replace(effective_order=True)).build(
+        None, target, signature_fields)[0]  # type: ignore[arg-type]
+    bleu_index = [m.name for m in metrics].index("BLEU")
+    streams = Streams(list(system_names), systems, list(reference_names), references)
+    nrefs = len(references)
+    sums = stream_statistics(metrics, streams, options.jobs)
+    scores = tuple(tuple(metric.score_from_statistics(per_metric[k].totals(), nrefs)
+                         for metric, per_metric in zip(metrics, sums)) for k in range(len(systems)))
+    rows = stream_rows(metrics, streams, options.jobs)
+    significance = options.significance
+    test = "ar" if significance.test == "ar" else "bs"
+    labels = paired_system_names(list(system_names))
+
+    def run_test(kind: str, n: int) -> tuple[PairedResult, ...]:
+        return tuple(paired_test(kind, metric, per_metric[0], per_metric[1:], n,  # type: ignore[arg-type]
+                                 significance.seed, names=labels, jobs=options.jobs, nrefs=nrefs)
+                     for metric, per_metric in zip(metrics, rows))
+
+    bootstrap = run_test("bs", significance.paired_bs_n)
+    randomization = run_test("ar", significance.paired_ar_n) if test == "ar" else ()
+    resamples = significance.paired_ar_n if test == "ar" else significance.paired_bs_n
+    pairwise = _pairwise(metrics[0], rows[0], test, resamples, significance.seed, options.jobs, nrefs) \
+        if len(systems) > 2 else ()
+    tokens = _Tokens(sentence_metric, systems, references)
+    segments = _segments(sentence_metric, tokens, systems, references, rows[bleu_index], source, documents, nrefs)
+    inputs = [InputFile("test set", test_set[0], test_set[1])] if test_set is not None else []
+    inputs += [InputFile("reference", name, digest(lines)) for name, lines in zip(reference_names, references)]
+    if source is not None:
+        inputs.append(InputFile("source", source_name or "source", digest(source)))
+    if documents is not None:
+        inputs.append(InputFile("doc ids", documents_name or "doc ids", digest(documents)))
+    inputs += [InputFile("system", name, digest(lines)) for name, lines in zip(system_names, systems)]
+    n_boot, seed = significance.paired_bs_n, significance.seed
+    bleu_metric, bleu_rows = metrics[bleu_index], rows[bleu_index]
+    buckets = (_length_buckets(bleu_metric, tokens, bleu_rows, nrefs, n_boot, seed)
+               + _sentence_bleu_bins(segments, n_boot, seed)
+               + _frequency_buckets(tokens, n_boot, seed)
+               + _document_buckets(bleu_metric, segments, bleu_rows, nrefs))
+    return Comparison(
+        systems=tuple(system_names), scores=scores, bootstrap=bootstrap, randomization=randomization,
+        pairwise=pairwise, segments=segments, buckets=buckets, ngrams=_ngram_differences(tokens, segments),
+        inputs=tuple(inputs), command=command, test=test, resamples=resamples, seed=seed,
+        max_order=sentence_metric.max_ngram_order, tokenizer=sentence_metric.tokenizer.signature,
+    )
+
+
+class _Tokens:
+    """BLEU's tokens of every output and reference line, computed once for the highlighting and the buckets."""
+
+    def __init__(self, metric: BLEU, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]]):
+        self.systems = [[metric._tokens(line) for line in system] for system in systems]
+        self.references = [[metric._tokens(line) for line in refs] for refs in references]
+        #: counted n-gram start positions per order, ``[system][segment]`` (set by :func:`_segments`)
+        self.counted: list[list[tuple[tuple[int, ...], ...]]] = [[] for _ in systems]
+
+
+def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed: int | None, jobs: int,
+              nrefs: int) -> tuple[tuple[float | None, ...], ...]:
+    """p-values of every pair (i < j), system i as the baseline, on the primary metric."""
+    from ..significance import paired_test
+
+    size = len(rows)
+    matrix: list[list[float | None]] = [[None] * size for _ in range(size)]
+    for i in range(size - 1):
+        result = paired_test(test, metric, rows[i], rows[i + 1:], n, seed, jobs=jobs,  # type: ignore[arg-type]
+                             nrefs=nrefs)
+        for j, row in enumerate(result.rows[1:], i + 1):
+            matrix[i][j] = matrix[j][i] = row.p_value
+    return tuple(tuple(row) for row in matrix)
+
+
+def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
+              references: Sequence[Sequence[str]], rows: Sequence[Sequence[Sequence[int]]],
+              source: Sequence[str] | None, documents: Sequence[str] | None, nrefs: int) -> tuple[Segment, ...]:
+    out = []
+    for i, refs in enumerate(zip(*references)):
+        ref_tokens = [per_ref[i] for per_ref in tokens.references]
+        limits = reference_limits(ref_tokens, metric.max_ngram_order)
+        entries = []
+        for k, system in enumerate(systems):
+            row = tuple(int(v) for v in rows[k][i])
+            score = metric.score_from_statistics(row, nrefs)
+            other = tokens.systems[1 if k == 0 else 0][i]
+            matches, counted, spans, unplaced = _highlight(metric, tokens.systems[k][i], system[i], ref_tokens, other,
+                                                           limits)
+            tokens.counted[k].append(counted)
+            entries.append(SystemSegment(system[i], row, score.score, score.bp, matches, counted, spans, unplaced))
+        out.append(Segment(i + 1, tuple(refs), tuple(entries), source[i] if source is not None else None,
+                           documents[i] if documents is not None else None))
+    return tuple(out)
+
+
+def _interval_columns(matrix: Any, n: int, seed: int | None) -> Any:
+    """Column sums of a per-segment matrix in each ``-pbs`` resample (float64, exact for counts)."""
+    from ..significance import bootstrap_column_sums
+
+    return bootstrap_column_sums([matrix], n, seed)[0].astype("float64")
+
+
+def _half_width(values: Any) -> float:
+    from ..significance import percentile_interval
+
+    return percentile_interval(values)[1]
+
+
+def _length_buckets(metric: Metric[Any], tokens: _Tokens, rows: Sequence[Sequence[Sequence[int]]], nrefs: int,
+                    n: int, seed: int | None) -> tuple[Bucket, ...]:
+    """Reference-length buckets: BLEU from the group's summed statistics, its CI as ``-ci`` on the group.
+
+    The CI is :func:`bleucli.significance.confidence_interval` on the
+    bucket's rows: what ``bleucli REF -i SYS -ci`` prints for files holding
+    only the bucket's lines.
+    """
+    from ..significance import confidence_interval
+
+    bounds = [*LENGTH_BUCKETS, None]
+    members: list[list[int]] = [[] for _ in bounds]
+    for i, ref in enumerate(tokens.references[0]):
+        slot = next(b for b, bound in enumerate(bounds) if bound is None or len(ref) <= bound)
+        members[slot].append(i)
+    buckets = []
+    low = 0
+    for bound, indices in zip(bounds, members):
+        label = f"{low}-{bound}" if bound is not None else f">{low - 1}"
+        if bound is not None:
+            low = bound + 1
+        if not indices:
+            continue
+        values, cis = [], []
+        for system_rows in rows:
+            subset = [system_rows[i] for i in indices]
+            result = confidence_interval(metric, subset, n, seed, nrefs=nrefs)
+            values.append(result.score)
+            cis.append(result.ci)
+        buckets.append(Bucket("reference length", label, len(indices), tuple(values), tuple(cis),
+                              tuple(i + 1 for i in indices)))
+    return tuple(buckets)
+
+
+def cutoff_labels(cutoffs: Sequence[int], integers: bool) -> list[str]:
+    """compare-mt's bucket names: ``<c0``, ``[c(i-1),ci)`` (``v`` for a one-value integer bucket), ``>=last``."""
+    labels = []
+    for i, cut in enumerate(cutoffs):
+        if i == 0:
+            labels.append(f"<{cut}")
+        elif integers and cut - 1 == cutoffs[i - 1]:
+            labels.append(f"{cut - 1}")
+        else:
+            labels.append(f"[{cutoffs[i - 1]},{cut})")
+    labels.append(f">={cutoffs[-1]}")
+    return labels
+
+
+def cutoff_bucket(value: float, cutoffs: Sequence[int]) -> int:
+    """The bucket of ``value``: the first cutoff it is below (compare-mt's ``cutoff_into_bucket``)."""
+    for i, cut in enumerate(cutoffs):
+        if value < cut:
+            return i
+    return len(cutoffs)
+
+
+def _sentence_bleu_bins(segments: Sequence[Segment], n: int, seed: int | None) -> tuple[Bucket, ...]:
+    """Each system's segments by their sentence BLEU (``-sl``); the count's CI from the ``-pbs`` resamples."""
+    import numpy as np
+
+    n_bins, n_systems = len(SENTENCE_BLEU_CUTOFFS) + 1, len(segments[0].systems)
+    bins = np.zeros((len(segments), n_bins * n_systems), dtype=np.int64)
+    for i, segment in enumerate(segments):
+        for k, entry in enumerate(segment.systems):
+            bins[i, k * n_bins + cutoff_bucket(entry.sentence_bleu, SENTENCE_BLEU_CUTOFFS)] = 1
+    resampled = _interval_columns(bins, n, seed)
+    buckets = []
+    for b, label in enumerate(cutoff_labels(SENTENCE_BLEU_CUTOFFS, integers=False)):
+        by_system = tuple(tuple(int(i) + 1 for i in np.flatnonzero(bins[:, k * n_bins + b])) for k in range(n_systems))
+        union = tuple(sorted(set().union(*by_system)))
+        if not union:
+            continue
+        buckets.append(Bucket("sentence BLEU", label, len(union), tuple(float(len(m)) for m in by_system),
+                              tuple(_half_width(resampled[:, k * n_bins + b]) for k in range(n_systems)),
+                              union, by_system))
+    return tuple(buckets)
+
+
+def word_frequency_statistics(reference: Sequence[Sequence[str]], outputs: Sequence[Sequence[Sequence[str]]],
+                              cutoffs: Sequence[int] = FREQUENCY_CUTOFFS) -> Any:
+    """Per segment and bucket: reference words, and each output's words and matched words.
+
+    compare-mt's word accuracy by frequency (FreqWordBucketer with the
+    frequencies counted on the reference, ``calc_statistics``): a word's
+    bucket is its count in the whole reference; an output word matches while
+    the segment's reference has an unmatched occurrence of it left. Returns an
+    int64 array ``[segment, 1 + 2 * outputs, bucket]``: row 0 the reference
+    totals, then each output's totals and matches.
+    """
+    import numpy as np
+
+    frequency: Counter[str] = Counter(word for line in reference for word in line)
+    n_buckets = len(cutoffs) + 1
+    width = 1 + 2 * len(outputs)
+    flat = [0] * (len(reference) * width * n_buckets)  # filled in Python: numpy item access is slow
+    bucket_of: dict[str, int] = {}
+
+    def bucket(word: str) -> int:
+        if word not in bucket_of:
+            bucket_of[word] = cutoff_bucket(frequency.get(word, 0), cutoffs)
+        return bucket_of[word]
+
+    for i, ref in enumerate(reference):
+        base = i * width * n_buckets
+        available = Counter(ref)
+        for word in ref:
+            flat[base + bucket(word)] += 1
+        for k, output in enumerate(outputs):
+            totals, matched = base + (1 + 2 * k) * n_buckets, base + (2 + 2 * k) * n_buckets
+            left = available.copy()
+            for word in output[i]:
+                b = bucket(word)
+                flat[totals + b] += 1
+                if left[word] > 0:
+                    left[word] -= 1
+                    flat[matched + b] += 1
+    return np.array(flat, dtype=np.int64).reshape(len(reference), width, n_buckets)
+
+
+def f_measure(matched: Any, ref_total: Any, out_total: Any) -> Any:
+    """compare-mt's word F-measure, elementwise: ``2PR/(P+R)`` with R = m/ref, P = m/out; 0 when nothing matched."""
+    import numpy as np
+
+    matched, ref_total, out_total = (np.asarray(a, dtype=np.float64) for a in (matched, ref_total, out_total))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rec = matched / ref_total
+        prec = matched / out_total
+        f = 2 * prec * rec / (prec + rec)
+    return np.where(matched == 0, 0.0, f)
+
+
+def _frequency_buckets(tokens: _Tokens, n: int, seed: int | None) -> tuple[Bucket, ...]:
+    """Word F-measure by frequency bucket (first reference); CIs from the ``-pbs`` resamples of segments."""
+    import numpy as np
+
+    stats = word_frequency_statistics(tokens.references[0], tokens.systems)
+    n_seg, width, n_buckets = stats.shape
+    resampled = _interval_columns(stats.reshape(n_seg, width * n_buckets), n, seed).reshape(n, width, n_buckets)
+    totals = stats.sum(axis=0)
+    buckets = []
+    for b, label in enumerate(cutoff_labels(FREQUENCY_CUTOFFS, integers=True)):
+        if not totals[:, b].any():
+            continue
+        n_systems = (width - 1) // 2
+        values = tuple(float(f_measure(totals[2 + 2 * k, b], totals[0, b], totals[1 + 2 * k, b]))
+                       for k in range(n_systems))
+        cis = tuple(_half_width(f_measure(resampled[:, 2 + 2 * k, b], resampled[:, 0, b], resampled[:, 1 + 2 * k, b]))
+                    for k in range(n_systems))
+        members = tuple(int(i) + 1 for i in np.flatnonzero(stats[:, :, b].sum(axis=1)))
+        buckets.append(Bucket("word frequency", label, int(totals[0, b]), values, cis, members))
+    return tuple(buckets)
+
+
+def _document_buckets(metric: Metric[Any], segments: Sequence[Segment], rows: Sequence[Sequence[Sequence[int]]],
+                      nrefs: int) -> tuple[Bucket, ...]:
+    """One bucket per document (in order of first appearance): BLEU from its summed statistics."""
+    members: dict[str, list[int]] = {}
+    for segment in segments:
+        if segment.document is not None:
+            members.setdefault(segment.document, []).append(segment.number - 1)
+    return tuple(
+        Bucket("document", document, len(indices),
+               tuple(metric.score_from_statistics(metric.aggregate(system_rows[i] for i in indices), nrefs).score
+                     for system_rows in rows),
+               tuple(None for _ in rows), tuple(i + 1 for i in indices))
+        for document, indices in members.items())
+
+
+def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[NgramComparison, ...]:
+    """For each candidate, the n-grams (orders 1..N) BLEU counted more often for it than for the baseline, and
+    the reverse, by the difference of their corpus counts (ties: by text)."""
+    # each system's counted n-grams per segment, built once (the baseline's serve every candidate)
+    grams = [[[tuple(words[s:s + n]) for n, starts in enumerate(counted, 1) for s in starts]
+              for words, counted in zip(tokens.systems[k], tokens.counted[k])] for k in range(len(tokens.systems))]
+
+    def counts(k: int) -> Counter[tuple[str, ...]]:
+        found: Counter[tuple[str, ...]] = Counter()
+        for segment_grams in grams[k]:
+            found.update(segment_grams)
+        return found
+
+    def where(wanted: set[tuple[str, ...]], systems: tuple[int, int]) -> dict[tuple[str, ...], list[int]]:
+        places: dict[tuple[str, ...], list[int]] = {g: [] for g in wanted}
+        for i in range(len(segments)):
+            seen = {g for k in systems for g in grams[k][i] if g in places}
+            for gram in seen:
+                places[gram].append(i + 1)
+        return places
+
+    baseline = counts(0)
+    out = []
+    for k in range(1, len(tokens.systems)):
+        candidate = counts(k)
+        diffs = [(candidate[g] - baseline[g], g) for g in set(candidate) | set(baseline)]
+        better = sorted((d for d in diffs if d[0] > 0), key=lambda d: (-d[0], d[1]))[:NGRAM_LIST_LENGTH]
+        worse = sorted((d for d in diffs if d[0] < 0), key=lambda d: (d[0], d[1]))[:NGRAM_LIST_LENGTH]
+        places = where({g for _, g in better + worse}, (0, k))
+        listed = [tuple(NgramDifference(" ".join(g), len(g), (baseline[g], candidate[g]), tuple(places[g]))
+                        for _, g in chosen) for chosen in (better, worse)]
+        out.append(NgramComparison(k, listed[0], listed[1]))
+    return tuple(out)
+
+
+__all__ = ["Comparison", "Segment", "SystemSegment", "TokenSpan", "Bucket", "NgramDifference", "NgramComparison",
+           "InputFile", "compare", "counted_ngrams", "highlight", "place_tokens", "digest", "cutoff_labels",
+           "cutoff_bucket", "word_frequency_statistics", "f_measure", "SIGNIFICANCE_LEVEL"]

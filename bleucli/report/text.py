@@ -1,0 +1,98 @@
+"""``bleucli compare --markdown`` and ``--json``: the systems table for CI logs, and the data.
+
+The Markdown is a GitHub-flavoured table (one row per system, one column
+group per metric), small enough for a pull-request comment; the JSON holds
+every number of the report, unrounded, with the signatures, so a script can
+check a report against ``bleucli REF -i SYS... -pbs`` itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .compare import Comparison
+
+
+def _cell(text: str) -> str:
+    """Markdown table cells cannot hold ``|`` or newlines; backslash-escape the pipe."""
+    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+
+
+def comparison_markdown(c: Comparison, width: int = 1) -> str:
+    """The systems table with CIs, deltas and p-values, then the test, the signatures and any regression."""
+    head = ["System"]
+    for name in c.metric_names:
+        head += [f"{name} (μ ± 95% CI)", f"Δ {name}", "p"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
+    for k, system in enumerate(c.systems):
+        cells = [_cell(system) + (" (baseline)" if k == 0 else "")]
+        for m in range(len(c.metric_names)):
+            row = c.bootstrap[m].rows[k]
+            cells.append(f"{c.scores[k][m].score:.{width}f} ({row.mean or 0.0:.{width}f} ± {row.ci or 0.0:.{width}f})")
+            p_value = c.p_value(k, m)
+            cells.append("" if k == 0 else f"{c.delta(k, m):+.{width}f}")
+            cells.append("" if p_value is None else f"{p_value:.4f}" + ("*" if p_value <= 0.05 else ""))
+        lines.append("| " + " | ".join(cells) + " |")
+    test = "paired bootstrap resampling" if c.test == "bs" else "paired approximate randomization"
+    lines += [
+        "",
+        f"{len(c.segments)} segments. CIs: paired bootstrap, {c.bootstrap[0].n} resamples; p: {test}, "
+        f"{c.resamples} {'resamples' if c.test == 'bs' else 'trials'}, "
+        f"seed {c.seed if c.seed is not None else 'none'}; "
+        "* marks p <= 0.05 (chance is unlikely to explain the difference on these segments).",
+        "",
+    ]
+    lines += [f"- `{score.name}|{score.signature.format()}`" for score in c.scores[0]]
+    worse = c.worse_systems()
+    if worse:
+        lines += ["", "Significantly worse than the baseline: "
+                  + ", ".join(f"{_cell(system)} ({metric})" for system, metric in worse) + "."]
+    return "\n".join(lines)
+
+
+def comparison_record(c: Comparison) -> dict[str, Any]:
+    """Every number of the report (unrounded), the signatures and the inputs' digests."""
+    systems = []
+    for k, name in enumerate(c.systems):
+        metrics = {}
+        for m, metric in enumerate(c.metric_names):
+            row = c.bootstrap[m].rows[k]
+            metrics[metric] = {
+                "score": c.scores[k][m].score, "mean": row.mean, "ci": row.ci,
+                "delta": c.delta(k, m), "p_value": c.p_value(k, m), "worse": c.worse(k, m),
+            }
+        systems.append({"system": name, "baseline": k == 0, "metrics": metrics})
+    return {
+        "command": c.command,
+        "test": c.test, "resamples": c.resamples, "bootstrap_resamples": c.bootstrap[0].n, "seed": c.seed,
+        "signatures": {score.name: score.signature.format() for score in c.scores[0]},
+        "inputs": [{"role": f.role, "name": f.name, "sha256": f.sha256} for f in c.inputs],
+        "systems": systems,
+        "pairwise_p_values": [list(row) for row in c.pairwise],
+        "buckets": [{"kind": b.kind, "label": b.label, "count": b.count, "measure": b.measure,
+                     "values": list(b.values), "ci": list(b.ci), "segments": list(b.segments),
+                     **({"by_system": [list(m) for m in b.by_system]} if b.by_system else {})}
+                    for b in c.buckets],
+        "ngrams": [{"system": c.systems[n.system],
+                    **{side: [{"ngram": d.ngram, "order": d.order, "counts": list(d.counts),
+                               "segments": list(d.segments)} for d in getattr(n, side)]
+                       for side in ("better", "worse")}} for n in c.ngrams],
+        "bootstrap_deltas": [{"system": c.systems[k], "deltas": [float(v) for v in deltas]}
+                             for k, deltas in enumerate(c.deltas, 1)],
+        "segments": [
+            {"number": s.number, "source": s.source, "document": s.document, "references": list(s.references),
+             "systems": [{"hypothesis": e.hypothesis, "sentence_bleu": e.sentence_bleu,
+                          "statistics": list(e.statistics),
+                          "matched_ngrams": [list(starts) for starts in e.counted]} for e in s.systems]}
+            for s in c.segments
+        ],
+    }
+
+
+def comparison_json(c: Comparison) -> str:
+    return json.dumps(comparison_record(c), ensure_ascii=False, indent=1, allow_nan=False)
+
+
+__all__ = ["comparison_markdown", "comparison_record", "comparison_json"]

@@ -1,0 +1,183 @@
+"""``bleucli stats`` and ``bleucli merge``: score shards anywhere, merge them into the single run's output.
+
+``stats`` takes the scoring command's options (it shares its parameters) and
+writes a shard (:mod:`bleucli.shards.format`); ``merge`` adds shards up and prints
+exactly what ``bleucli`` prints for the whole corpus, through the same final
+step (:func:`bleucli.cli.score.finish`).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+import click
+
+from ..cli.score import score as _score_command
+from ..clikit import report
+from ..clikit.output import emit
+from ..clikit.significance import significance_options
+from ..options import FORMATS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, SignificanceOptions
+
+#: Scoring options that make no sense for a shard (it holds sums, not printed scores).
+_NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar",
+                   "paired_ar_n", "seed", "output_format", "score_only", "width", "short", "expect_signature",
+                   "echo", "list_sets", "citation", "download", "version"}
+
+
+def _stats_callback(**flags: Any) -> int:
+    with report.library_warnings(flags["quiet"]):
+        return _stats(flags)
+
+
+def _stats(flags: dict[str, Any]) -> int:
+    from ..cli.score import Notices, _check_conflicts, _open_inputs
+    from ..engine.executor import dask_executor
+    from ..engine.streaming import stream_rows, stream_statistics
+    from ..testsets import cli as tscli
+    from .format import file_sha256, shard_document, to_text
+
+    context = click.get_current_context()
+    for param in _score_command.params:  # the scoring options a shard does not take keep their defaults
+        if param.name is not None and param.name not in flags:
+            # get_default, not .default: click 8.5 keeps an UNSET sentinel there, which is truthy
+            default = param.get_default(context, call=True)
+            flags[param.name] = False if default is None and getattr(param, "is_flag", False) else default
+    if flags["offset"] < 0:
+        raise click.UsageError("--offset is the shard's first segment: 0 or more")
+    options = RunOptions.from_cli(flags)
+    _check_conflicts(options)
+    data = tscli.test_data_for(options)
+    notices = Notices(options.output.quiet)
+    metrics = options.metrics.build(None, options.testset.target_language,
+                                    data.signature_fields() if data is not None else None)
+    inputs = _open_inputs(options, data, notices)
+    compute = stream_rows if flags["per_segment"] else stream_statistics
+    if options.dask is not None:
+        with dask_executor(options.dask) as (cluster, threads):
+            computed: Any = compute(metrics, inputs, threads, cluster)
+    else:
+        computed = compute(metrics, inputs, options.jobs)
+    rows, sums = (computed, None) if flags["per_segment"] else (None, computed)
+    notices.flush()
+    resolved = options.metrics
+    from ..metrics.bleu import BLEU
+
+    for metric in metrics:  # record the tokenizer chosen from the target language, not "default"
+        if isinstance(metric, BLEU):
+            resolved = resolved._replace(bleu=resolved.bleu._replace(tokenize=metric.tokenize))
+    files = [*inputs.system_names, *inputs.reference_names] if data is None else list(inputs.system_names)
+    if options.inputs.aligned is not None:
+        files = [options.inputs.aligned]
+    document = shard_document(
+        resolved, data.signature_fields() if data is not None else None, metrics, sums, inputs.system_names,
+        inputs.reference_names, len(inputs.references), flags["offset"],
+        {name: file_sha256(name) for name in files}, tscli.json_extra(data) if data is not None else None,
+        segments=len(rows[0][0]) if rows is not None else None)
+    _write(to_text(document, rows), flags["output"])
+    return 0
+
+
+def _write(text: str, path: str | None) -> None:
+    """stdout, or ``path`` written whole or not at all (a temporary file renamed into place)."""
+    if path is None or path == "-":
+        emit(text)
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=".bleucli-stats-", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+stats = click.Command(
+    name="stats",
+    callback=_stats_callback,
+    params=[p for p in _score_command.params if p.name not in _NOT_FOR_SHARDS] + [
+        click.Option(["-o", "--output"], default=None, metavar="FILE",
+                     help="Write the shard to FILE (whole or not at all) instead of stdout."),
+        click.Option(["--offset"], type=int, default=0, show_default=True, metavar="N",
+                     help="The shard's first segment in the whole corpus (0-based), so that merge can put "
+                          "shards in order."),
+        click.Option(["--per-segment"], is_flag=True,
+                     help="Keep every segment's statistics (JSON lines), so that `bleucli merge` can run "
+                          "-ci, -pbs and -par on the merged corpus."),
+    ],
+    help="Write the sufficient statistics of a shard (JSON) for `bleucli merge`.\n\n"
+         "Takes the scoring options. Split a corpus anywhere (e.g. `split -l`), run `bleucli stats` on each "
+         "piece with --offset set to its first line, and merge: the result is the single run's, exactly.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("shards", nargs=-1, required=True, metavar="SHARD...")
+@click.option("-f", "--format", "output_format", type=click.Choice(FORMATS, case_sensitive=False),
+              envvar="BLEUCLI_FORMAT", default=None, help="Output format [default: json].")
+@click.option("-b", "--score-only", is_flag=True, help="Print only the score(s).")
+@click.option("-w", "--width", type=click.IntRange(0, 30), default=OUTPUT_DEFAULTS.width, show_default=True,
+              help="Decimal places of printed scores.")
+@click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
+@click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@click.option("--expect-signature", metavar="SIG", default=None,
+              help="Fail with exit code 7 if the signature differs from SIG.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes for the resampling tests (0: one per CPU).")
+@significance_options
+def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, width: int, short: bool,
+          quiet: bool, expect_signature: str | None, jobs: int, **significance: Any) -> int:
+    """Add up shards written by `bleucli stats` and print what `bleucli` prints for the whole corpus.
+
+    Shards may be given in any order; they must have the same options, signatures,
+    systems and bleucli version, and cover the corpus without gaps or overlaps.
+    """
+    from ..cli.score import Notices, finish
+    from ..engine.pipeline import RunResult
+    from ..input.reading import read_bytes
+    from .format import merge as merge_shards
+    from .format import read_shard
+
+    documents = []
+    for path in shards:
+        try:
+            text = read_bytes(path).decode("utf-8")
+        except UnicodeDecodeError:
+            from .format import ShardError
+
+            raise ShardError("not a bleucli statistics shard (not UTF-8)", path) from None
+        documents.append((path, read_shard(path, text)))
+    metrics, names, sums = merge_shards(documents)
+    nrefs = documents[0][1]["nrefs"]
+    options = RunOptions(output=OutputOptions(output_format, width, short, score_only, quiet),
+                         significance=_significance(significance), jobs=jobs, expect_signature=expect_signature)
+    if options.mode == "corpus":
+        scores = [[metric.score_from_statistics(per_metric[k].totals(), nrefs)
+                   for metric, per_metric in zip(metrics, sums)] for k in range(len(names))]
+        result = RunResult("corpus", [s.signature for s in scores[0]], names, scores=scores)
+    else:
+        from ..engine.pipeline import run_on_rows
+        from .format import merged_rows
+
+        result = run_on_rows(options, metrics, merged_rows(documents), names, nrefs)
+    finish(options, result, Notices(quiet), documents[0][1]["test_set"])
+    return 0
+
+
+def _significance(flags: dict[str, Any]) -> SignificanceOptions:
+    from ..options import resolve_seed
+
+    if sum(bool(flags[name]) for name in ("confidence", "paired_bs", "paired_ar")) > 1:
+        raise click.UsageError("give one of --confidence, --paired-bs and --paired-ar")
+    test = "ci" if flags["confidence"] else "bs" if flags["paired_bs"] else "ar" if flags["paired_ar"] else None
+    seed = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
+    return SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],  # type: ignore[arg-type]
+                               flags["paired_ar_n"], resolve_seed(seed))
+
+
+__all__ = ["stats", "merge"]

@@ -1,0 +1,232 @@
+"""Statistics shards: score a corpus in pieces anywhere, merge them into the single run's exact result.
+
+BLEU, chrF and TER are functions of summed per-segment statistics
+(:mod:`bleucli.statistics`), so a shard file only needs, per metric and
+system, the summed integers and, for TER's float column, the per-segment
+values in order (summed at the end as sacreBLEU does). A shard also records
+what makes shards comparable: each metric's options and signature (test-set
+fields included), the bleucli version, the systems, the number of references,
+the shard's first segment (``offset``) and the sha256 of its input files.
+
+:func:`merge` refuses shards that differ in any of those, that overlap or leave
+gaps, and returns the same :class:`~bleucli.metrics.base.Score` objects a single
+run gives, so ``bleucli merge`` prints byte for byte what ``bleucli`` prints.
+
+The format is JSON (``format: bleucli-stats/1``); floats are written with
+Python's ``repr``, which reads back to the same float.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import InputError
+from ..options import BLEUOptions, CHRFOptions, MetricOptions, TEROptions
+from ..statistics import Statistics, total
+from ..version import __version__
+
+FORMAT = "bleucli-stats/1"
+
+
+class ShardError(InputError):
+    """A shard file that cannot be read, or shards that cannot be merged."""
+
+
+def file_sha256(path: str) -> str | None:
+    """sha256 of a file's bytes (``None`` for stdin or anything that is not a regular file)."""
+    if path in ("-", "<stdin>"):
+        return None
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def shard_document(
+    metric_options: MetricOptions,
+    signature_fields: dict[str, Any] | None,
+    metrics: Sequence[Any],
+    statistics: Sequence[Sequence[Statistics]] | None,
+    system_names: Sequence[str],
+    reference_names: Sequence[str],
+    nrefs: int,
+    offset: int = 0,
+    checksums: dict[str, str | None] | None = None,
+    test_set: dict[str, Any] | None = None,
+    segments: int | None = None,
+) -> dict[str, Any]:
+    """The JSON document of one shard: ``statistics[metric][system]`` and what makes it comparable.
+
+    With ``statistics=None`` it is the header of a per-segment shard (JSON lines:
+    this header, then one line of rows ``[metric][system]`` per segment, see
+    :func:`to_text`), which significance tests can be run from after merging.
+    """
+    metric_entries: list[dict[str, Any]] = [
+        {"name": metric.name, "signature": metric.signature(nrefs).format()} for metric in metrics]
+    document = {
+        "format": FORMAT,
+        "bleucli_version": __version__,
+        "offset": offset,
+        "segments": statistics[0][0].segments if statistics is not None else segments,
+        "nrefs": nrefs,
+        "systems": list(system_names),
+        "references": list(reference_names),
+        "input_sha256": dict(checksums or {}),
+        "options": _options_data(metric_options),
+        "signature_fields": {k: v for k, v in (signature_fields or {}).items() if v is not None},
+        "test_set": test_set,
+        "per_segment": statistics is None,
+        "metrics": metric_entries,
+    }
+    if statistics is not None:
+        for entry, per_system in zip(metric_entries, statistics):
+            entry["statistics"] = [{"values": list(s.values),
+                                    "ordered": {str(i): list(seq) for i, seq in s.ordered.items()}}
+                                   for s in per_system]
+    return document
+
+
+def _options_data(options: MetricOptions) -> dict[str, Any]:
+    return {"metrics": list(options.names), "bleu": options.bleu._asdict(), "chrf": options.chrf._asdict(),
+            "ter": options.ter._asdict()}
+
+
+def _options_from(data: dict[str, Any]) -> MetricOptions:
+    return MetricOptions(tuple(data["metrics"]), BLEUOptions(**data["bleu"]), CHRFOptions(**data["chrf"]),
+                         TEROptions(**data["ter"]))
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def to_text(document: dict[str, Any], rows: Sequence[Sequence[Sequence[Any]]] | None = None) -> str:
+    """The shard as written: one JSON document, or (per segment) JSON lines, header first.
+
+    ``rows`` are ``[metric][system][segment]`` (what :func:`bleucli.engine.streaming.stream_rows` gives).
+    """
+    if rows is None:
+        return _dumps(document)
+    lines = [_dumps(document)]
+    n_segments = len(rows[0][0]) if rows and rows[0] else 0
+    for i in range(n_segments):
+        lines.append(_dumps([[per_system[i] for per_system in per_metric] for per_metric in rows]))
+    return "\n".join(lines)
+
+
+def read_shard(path: str, text: str) -> dict[str, Any]:
+    """Parse and check one shard (``path`` names it in errors)."""
+    header, _, body = text.partition("\n")
+    try:
+        document = json.loads(header if body.strip() else text)
+    except json.JSONDecodeError as error:
+        raise ShardError(f"not a bleucli statistics shard: {error.msg} at line {error.lineno}", path) from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ShardError(f"not a bleucli statistics shard (expected format {FORMAT})", path)
+    try:
+        document["_options"] = _options_from(document["options"])
+        if document.get("per_segment"):
+            document["_rows"] = _read_rows(path, body, len(document["metrics"]), len(document["systems"]),
+                                           int(document["segments"]))
+            document["_statistics"] = [[Statistics.of_rows(per_system) for per_system in per_metric]
+                                       for per_metric in document["_rows"]]
+        else:
+            document["_statistics"] = [
+                [Statistics(tuple(s["values"]), int(document["segments"]),
+                            {int(i): array("d", seq) for i, seq in s["ordered"].items()})
+                 for s in metric["statistics"]]
+                for metric in document["metrics"]]
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise ShardError(f"damaged statistics shard ({type(error).__name__}: {error})", path) from None
+    return document
+
+
+def _read_rows(path: str, body: str, n_metrics: int, n_systems: int, n_segments: int) -> list[list[list[Any]]]:
+    rows: list[list[list[Any]]] = [[[] for _ in range(n_systems)] for _ in range(n_metrics)]
+    lines = body.splitlines()
+    if len(lines) != n_segments:
+        raise ShardError(f"has {len(lines)} segment lines but its header says {n_segments} (truncated?)", path)
+    for number, line in enumerate(lines, 2):
+        try:
+            segment = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ShardError(f"line {number}: {error.msg}", path) from None
+        if len(segment) != n_metrics or any(len(per_metric) != n_systems for per_metric in segment):
+            raise ShardError(f"line {number}: expected {n_metrics} metrics x {n_systems} systems", path)
+        for mine, per_metric in zip(rows, segment):
+            for per_system, row in zip(mine, per_metric):
+                per_system.append(row)
+    return rows
+
+
+#: What must be equal in every shard for their sum to mean anything. System *names* may differ
+#: (the pieces of one system are different files); their number and order may not.
+_COMPARED = ("bleucli_version", "nrefs", "options", "signature_fields", "test_set")
+
+
+def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list[str], list[list[Statistics]]]:
+    """Metrics, system names and summed ``Statistics[metric][system]`` of the shards, in corpus order.
+
+    The systems are named as in the first shard (in corpus order): the pieces
+    of one system are different files, so their names may differ.
+
+    ``shards`` are ``(path, document)`` pairs in any order: they are put in
+    order by their ``offset``. Raises :class:`ShardError` when they differ in
+    options, signatures, systems or version, overlap, or leave a gap.
+    """
+    if not shards:
+        raise ShardError("no shards to merge")
+    first_path, first = shards[0]
+    for path, document in shards[1:]:
+        for key in _COMPARED:
+            if document[key] != first[key]:
+                raise ShardError(f"cannot be merged with {first_path}: its {key} differs "
+                                 f"({document[key]!r} against {first[key]!r})", path)
+        if len(document["systems"]) != len(first["systems"]):
+            raise ShardError(f"cannot be merged with {first_path}: it has {len(document['systems'])} systems, "
+                             f"not {len(first['systems'])}", path)
+        signatures = [m["signature"] for m in document["metrics"]]
+        if signatures != [m["signature"] for m in first["metrics"]]:
+            raise ShardError(f"cannot be merged with {first_path}: signature {signatures} differs", path)
+    ordered = sorted(shards, key=lambda item: item[1]["offset"])
+    expected = ordered[0][1]["offset"]
+    for path, document in ordered:
+        if document["offset"] != expected:
+            what = "overlaps the previous shard" if document["offset"] < expected else "leaves a gap"
+            raise ShardError(f"starts at segment {document['offset']} but the shards before it end at {expected}: "
+                             f"it {what} (give each shard its first line with --offset)", path)
+        expected += document["segments"]
+    # the tokenizer was resolved when the shard was written: no target language needed here
+    metrics = first["_options"].build(None, "", first["signature_fields"] or None)
+    n_systems = len(first["systems"])
+    sums = [[total(document["_statistics"][m][k] for _, document in ordered) for k in range(n_systems)]
+            for m in range(len(metrics))]
+    # printed under the names of the first shard in corpus order
+    return metrics, list(ordered[0][1]["systems"]), sums  # type: ignore[return-value]  # never empty
+
+
+def merged_rows(shards: Sequence[tuple[str, dict[str, Any]]]) -> list[list[list[Any]]]:
+    """Per-segment rows ``[metric][system][segment]`` of shards written with ``--per-segment``, in order.
+
+    Call after :func:`merge` (which checks that the shards belong together).
+    """
+    ordered = sorted(shards, key=lambda item: item[1]["offset"])
+    for path, document in ordered:
+        if "_rows" not in document:
+            raise ShardError("holds sums, not per-segment statistics: significance tests need shards "
+                             "written with `bleucli stats --per-segment`", path)
+    first = ordered[0][1]["_rows"]
+    return [[[row for _, document in ordered for row in document["_rows"][m][k]] for k in range(len(first[m]))]
+            for m in range(len(first))]
+
+
+__all__ = ["FORMAT", "ShardError", "shard_document", "read_shard", "merge", "merged_rows", "to_text",
+           "file_sha256"]
