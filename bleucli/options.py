@@ -2,7 +2,8 @@
 
 The CLI parses its flags into a :class:`RunOptions` (:meth:`RunOptions.from_cli`);
 a Python caller builds one directly. Nothing below the CLI reads a flag
-dictionary: the metrics are built from :class:`MetricOptions`, the executor
+dictionary: the metrics are built from :class:`MetricOptions` (by
+:func:`bleucli.metrics.registry.build_metrics`), the executor
 from ``jobs``, the renderer from :class:`OutputOptions`. Defaults are defined
 here once: the metric constructors, the API functions and the CLI's ``--help``
 all read them from this module.
@@ -15,19 +16,11 @@ compiling generated code for each class at import (see :mod:`bleucli.frozen`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from .errors import OptionError
 from .frozen import Frozen
 from .input.reading import DEFAULT_MAX_LINE_BYTES
-
-if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Sequence
-
-    from .metrics.base import Metric
-
-#: Metrics in sacreBLEU's printing order (it prints them in this order whatever order they were asked in).
-METRIC_NAMES = ("bleu", "chrf", "ter")
 
 #: BLEU smoothing methods and the value each uses by default (``None``: the method takes no value).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -95,66 +88,31 @@ TER_DEFAULTS = TEROptions()
 
 
 class MetricOptions(Frozen):
-    """Which metrics to compute (``requested``, any order and case) and how each is configured."""
+    """Which metrics to compute (``requested``, any order and case) and how each is configured.
+
+    sacreBLEU's three metrics have a field each; any other registered metric
+    (:mod:`bleucli.metrics.registry`: a plugin's, say) keeps its options record
+    in ``others`` as ``(name, record)`` pairs. :meth:`of` reads either.
+    Which names exist and in what order they print is the registry's business.
+    """
 
     requested: tuple[str, ...] = ("bleu",)
     bleu: BLEUOptions = BLEU_DEFAULTS
     chrf: CHRFOptions = CHRF_DEFAULTS
     ter: TEROptions = TER_DEFAULTS
+    others: tuple[tuple[str, Any], ...] = ()
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The metrics asked for, once each, in sacreBLEU's printing order (BLEU when none)."""
-        asked = {name.lower() for name in self.requested} or {"bleu"}
-        unknown = asked - set(METRIC_NAMES)
-        if unknown:
-            raise OptionError(f"unknown metric '{sorted(unknown)[0]}' (choose from: {', '.join(METRIC_NAMES)})")
-        return tuple(name for name in METRIC_NAMES if name in asked)
+    def of(self, name: str) -> Any:
+        """The options record of metric ``name`` (``None``: not given, the metric's defaults apply)."""
+        name = name.lower()
+        if name in ("bleu", "chrf", "ter"):
+            return getattr(self, name)
+        return dict(self.others).get(name)
 
-    def build(
-        self,
-        references: Sequence[Sequence[str | None]] | None = None,
-        trg_lang: str = "",
-        signature_fields: dict[str, str] | None = None,
-        models: dict[str, Any] | None = None,
-    ) -> list[Metric[Any]]:
-        """The metric objects, in printing order.
-
-        ``signature_fields`` are global signature fields (a test set's ``test``
-        and ``lang``...) that every score of these metrics carries, whatever
-        mode produced it.
-        """
-        metrics: list[Metric[Any]] = []
-        for name in self.names:
-            if name == "bleu":
-                from .metrics.bleu import BLEU
-
-                b = self.bleu
-                metrics.append(BLEU(
-                    lowercase=b.lowercase, force=b.force, tokenize=b.tokenize, smooth_method=b.smooth_method,
-                    smooth_value=b.smooth_value, max_ngram_order=b.max_order, effective_order=b.effective_order,
-                    trg_lang=trg_lang, references=references, spm_model=b.spm_model, models=models,
-                    ref_length=b.ref_length,
-                ))
-            elif name == "chrf":
-                from .metrics.chrf import CHRF
-
-                c = self.chrf
-                metrics.append(CHRF(
-                    char_order=c.char_order, word_order=c.word_order, beta=c.beta, lowercase=c.lowercase,
-                    whitespace=c.whitespace, eps_smoothing=c.eps_smoothing, references=references,
-                ))
-            else:
-                from .metrics.ter import TER
-
-                t = self.ter
-                metrics.append(TER(
-                    normalized=t.normalized, no_punct=t.no_punct, asian_support=t.asian_support,
-                    case_sensitive=t.case_sensitive, max_words=t.max_words, references=references,
-                ))
-        for metric in metrics:
-            metric.signature_fields = dict(signature_fields or {})
-        return metrics
+    def _as_data(self) -> dict[str, Any]:
+        """Every metric's options as plain data (for shard files): ``{name: {field: value}}``."""
+        records = {"bleu": self.bleu, "chrf": self.chrf, "ter": self.ter, **dict(self.others)}
+        return {name: record._asdict() for name, record in records.items()}
 
 
 class SignificanceOptions(Frozen):
@@ -251,25 +209,14 @@ class RunOptions(Frozen):
         return self.significance.test or ("sentence" if self.sentence_level else "corpus")
 
     @classmethod
-    def from_cli(cls, flags: dict[str, Any], seed: int | None = DEFAULT_SEED, color: bool = False) -> RunOptions:
-        """Build the options from the scoring command's parsed flags (click's keyword arguments)."""
+    def from_cli(cls, flags: dict[str, Any], metrics: MetricOptions, seed: int | None = DEFAULT_SEED,
+                 color: bool = False) -> RunOptions:
+        """Build the options from a command's parsed flags (click's keyword arguments).
+
+        The metrics' options come ready (:func:`bleucli.metrics.registry.metric_options_from_flags`
+        reads their flags from the registry): this module holds records only, and knows no metric.
+        """
         sentence_level = bool(flags["sentence_level"])
-        bleu = BLEUOptions(
-            lowercase=flags["lowercase"], force=flags["force"], tokenize=flags["tokenize"],
-            smooth_method=flags["smooth_method"], smooth_value=flags["smooth_value"],
-            max_order=flags["max_order"], effective_order=sentence_level, spm_model=flags.get("spm_model"),
-            ref_length=flags.get("ref_length") or BLEU_DEFAULTS.ref_length,
-        )
-        chrf = CHRFOptions(
-            char_order=flags["chrf_char_order"], word_order=flags["chrf_word_order"], beta=flags["chrf_beta"],
-            lowercase=flags["chrf_lowercase"], whitespace=flags["chrf_whitespace"],
-            eps_smoothing=flags["chrf_eps_smoothing"],
-        )
-        ter = TEROptions(
-            normalized=flags["ter_normalized"], no_punct=flags["ter_no_punct"],
-            asian_support=flags["ter_asian_support"], case_sensitive=flags["ter_case_sensitive"],
-            max_words=flags.get("ter_max_words", TEROptions.max_words),
-        )
         test: SignificanceTest | None = (
             "ci" if flags["confidence"] else "bs" if flags["paired_bs"] else "ar" if flags["paired_ar"] else None
         )
@@ -280,7 +227,7 @@ class RunOptions(Frozen):
                                 aligned=flags.get("aligned"),
                                 columns=tuple(c.strip() for c in (flags.get("columns") or "").split(",")
                                               if flags.get("columns"))),
-            metrics=MetricOptions(tuple(flags["metrics"]), bleu, chrf, ter),
+            metrics=metrics,
             significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
                                              flags["paired_ar_n"], seed),
             output=OutputOptions(flags["output_format"], flags["width"], flags["short"], flags["score_only"],
@@ -338,7 +285,7 @@ def seed_label(seed: int | None) -> str:
 
 __all__ = [
     "BLEUOptions", "CHRFOptions", "TEROptions", "MetricOptions", "SignificanceOptions", "OutputOptions",
-    "InputOptions", "TestSetOptions", "RunOptions", "METRIC_NAMES", "SMOOTH_DEFAULTS", "MAX_ORDER_LIMIT",
+    "InputOptions", "TestSetOptions", "RunOptions", "SMOOTH_DEFAULTS", "MAX_ORDER_LIMIT",
     "DEFAULT_SEED", "DEFAULT_BOOTSTRAP_SAMPLES", "DEFAULT_AR_TRIALS", "FORMATS", "INPUT_DEFAULTS",
     "OUTPUT_DEFAULTS", "RUN_DEFAULTS", "resolve_seed", "check_seed", "seed_label", "BLEU_DEFAULTS",
     "CHRF_DEFAULTS", "TER_DEFAULTS",

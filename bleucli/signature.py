@@ -26,22 +26,47 @@ GLOBAL_KEYS: dict[str, str] = {
 }
 VERSION_KEY = ("version", "v")
 
-#: Metric-specific keys (long -> short) in the order they are written.
-#: ``order`` is bleucli's own key for a max n-gram order other than 4, and is
-#: absent from sacreBLEU's signatures (it cannot express the option).
-METRIC_KEYS: dict[str, dict[str, str]] = {
-    "BLEU": {"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord", "reflen": "rl"},
+#: Keys of scores that are not registered metrics (long -> short), in the order they are written:
+#: the BLEU family's (:mod:`bleucli.family`). A registered metric's keys are in its registry
+#: entry (:mod:`bleucli.metrics.registry`); :func:`metric_keys` reads either.
+FAMILY_KEYS: dict[str, dict[str, str]] = {
     # bleucli.family.nltk (NLTK's BLEU, x1 scale) and Moses' multi-bleu.perl statistics (bleucli.family.which)
     "BLEU-nltk": {"case": "c", "tok": "tok", "weights": "w", "smooth": "s", "reweigh": "rw", "nltk": "nltk"},
     "BLEU-multibleu": {"case": "c", "tok": "tok", "moses": "moses"},
-    "chrF": {"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "beta": "b"},
-    "TER": {"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"},
     # BLEU's variants (bleucli.family)
     "Self-BLEU": {"mode": "m", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord", "sample": "n"},
     "iBLEU": {"alpha": "a", "level": "lv", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord"},
     "GLEU": {"order": "ord", "iter": "it", "sampling": "smp", "tok": "tok"},
     "Google-BLEU": {"min": "mn", "max": "mx", "tok": "tok"},
 }
+
+
+def metric_keys(name: str) -> dict[str, str] | None:
+    """The signature keys (long -> short) of scores called ``name`` (``chrF2++`` has chrF's); ``None``: unknown."""
+    if name in FAMILY_KEYS:
+        return FAMILY_KEYS[name]
+    from .metrics import registry
+
+    entry = registry.for_score(name)
+    return dict(entry.signature_keys) if entry is not None else None
+
+
+def metric_family(name: str) -> str:
+    """The metric a score called ``name`` belongs to: ``chrF2++`` and ``chrF3`` are chrF's; others themselves."""
+    from .metrics import registry
+
+    entry = registry.for_score(name)
+    return entry.signature_family if entry is not None else name
+
+
+def all_metric_keys() -> set[str]:
+    """Every metric key a signature can hold, of every registered metric and family score."""
+    from .metrics import registry
+
+    keys = {key for keys in FAMILY_KEYS.values() for key in keys}
+    keys.update(key for entry in registry.entries().values() for key in entry.signature_keys)
+    return keys
+
 
 #: Wildcard value accepted in an *expected* signature: matches any value.
 WILDCARD = "*"
@@ -52,11 +77,6 @@ WILDCARD = "*"
 #: not mention them is not contradicted by them. ``origlang``/``subset`` select
 #: segments, so they change the number and are always compared.
 DESCRIPTIVE_KEYS = frozenset({"test", "lang"})
-
-
-def metric_family(name: str) -> str:
-    """``chrF2++`` and ``chrF3`` share the chrF keys; BLEU and TER are themselves."""
-    return "chrF" if name.startswith("chrF") else name
 
 
 def format_value(value: object) -> str:
@@ -104,7 +124,7 @@ class Signature(Frozen):
 
     def _short_names(self) -> dict[str, str]:
         names = dict(GLOBAL_KEYS)
-        names.update(METRIC_KEYS.get(metric_family(self.metric), {}))
+        names.update(metric_keys(self.metric) or {})
         names[VERSION_KEY[0]] = VERSION_KEY[1]
         return names
 
@@ -164,17 +184,17 @@ def parse_signature(text: str, metric: str | None = None) -> tuple[str | None, d
     name = metric
     if parts and ":" not in parts[0]:
         name = parts.pop(0)
-    family = metric_family(name) if name else "BLEU"
-    if family not in METRIC_KEYS:
+    keys = metric_keys(name or "BLEU")
+    if keys is None:
         raise OptionError(f"unknown metric '{name}' in signature '{text}'")
     short_to_long = {v: k for k, v in GLOBAL_KEYS.items()}
-    short_to_long.update({v: k for k, v in METRIC_KEYS[family].items()})
+    short_to_long.update({v: k for k, v in keys.items()})
     short_to_long[VERSION_KEY[1]] = VERSION_KEY[0]
     # sacreBLEU's TER shortens both `test` (global) and `tok` to `t`. Global keys
     # are written first, so when the short key occurs twice the first is the
     # global one; once, it is the metric's own (always present in its signatures).
-    ambiguous = {v: k for k, v in GLOBAL_KEYS.items() if v in METRIC_KEYS[family].values()}
-    long_keys = set(GLOBAL_KEYS) | set(METRIC_KEYS[family]) | {VERSION_KEY[0]}
+    ambiguous = {v: k for k, v in GLOBAL_KEYS.items() if v in keys.values()}
+    long_keys = set(GLOBAL_KEYS) | set(keys) | {VERSION_KEY[0]}
     short_counts: dict[str, int] = {}
     for part in parts:
         short_counts[part.partition(":")[0]] = short_counts.get(part.partition(":")[0], 0) + 1

@@ -13,15 +13,12 @@ from ..clikit.help import GroupedCommand
 from ..clikit.metric_options import metric_options
 from ..clikit.output import emit, emit_when_complete
 from ..clikit.significance import significance_options
+from ..metrics import registry
 from ..options import (
-    BLEU_DEFAULTS,
     FORMATS,
     INPUT_DEFAULTS,
-    MAX_ORDER_LIMIT,
     OUTPUT_DEFAULTS,
-    REF_LENGTHS,
     RUN_DEFAULTS,
-    SMOOTH_DEFAULTS,
     RunOptions,
 )
 from ..testsets.cli import testset_options
@@ -31,12 +28,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterator
 
     from ..engine.pipeline import Inputs, RunResult
-
-
-def _tokenizer_names() -> list[str]:
-    from ..tokenizers import available_tokenizers
-
-    return available_tokenizers()
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -71,24 +62,6 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("--columns", metavar="HYP,REF[,REF...]", default=None,
               help="Where --aligned keeps the hypothesis and the references: field numbers from 1 for TSV "
                    "[default: 1,2], keys for JSON lines [default: hyp,ref].")
-@click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
-              help="Tokenizer [default: 13a; zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean targets].")
-@click.option("--spm-model", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="A local SentencePiece model for -tok spm (signed tok:spm-<its sha256, 12 digits>).")
-@click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)), default=BLEU_DEFAULTS.smooth_method,
-              show_default=True,
-              help="BLEU smoothing method.")
-@click.option("-sv", "--smooth-value", type=float, default=None,
-              help=f"Value for floor (default {SMOOTH_DEFAULTS['floor']}) and add-k "
-                   f"(default {SMOOTH_DEFAULTS['add-k']}) smoothing; finite and >= 0.")
-@click.option("-lc", "--lowercase", is_flag=True, help="Case-insensitive BLEU.")
-@click.option("--force", is_flag=True, help="Do not warn when the output looks tokenized.")
-@click.option("--max-order", type=click.IntRange(1, MAX_ORDER_LIMIT), default=BLEU_DEFAULTS.max_order,
-              show_default=True,
-              help="Maximum n-gram order (signature key 'order' when not 4).")
-@click.option("--ref-length", type=click.Choice(REF_LENGTHS), default=BLEU_DEFAULTS.ref_length, show_default=True,
-              help="BLEU's brevity-penalty reference length with several references: closest (sacreBLEU, "
-                   "mteval-v13a) or shortest (NIST mteval before v13; signature key 'reflen').")
 @click.option("-sl", "--sentence-level", is_flag=True,
               help="One score per segment (effective order on, as in sacreBLEU).")
 @click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
@@ -146,13 +119,14 @@ def _score(flags: dict[str, Any]) -> int:
     data = tscli.test_data_for(options)
     notices = Notices(options.output.quiet)
     bleu = options.metrics.bleu
-    if bleu.smooth_value is not None and bleu.smooth_method in ("exp", "none") and "bleu" in options.metrics.names:
+    if bleu.smooth_value is not None and bleu.smooth_method in ("exp", "none") \
+            and "bleu" in registry.metric_names(options.metrics.requested):
         notices.show(f"--smooth-value is ignored by the {bleu.smooth_method} smoothing method")
     # every option is validated (by building the metrics) before any input is read
     models = {"cache_dir": options.testset.cache_dir, "offline": options.testset.offline,
               "registry": options.testset.registry}  # where spBLEU models are cached
-    metrics = options.metrics.build(None, options.testset.target_language,
-                                    data.signature_fields() if data is not None else None, models)
+    metrics = registry.build_metrics(options.metrics, None, options.testset.target_language,
+                                     data.signature_fields() if data is not None else None, models)
     if options.sentence_level and len(metrics) > 1:
         raise click.UsageError("--sentence-level takes one metric (-m)")
     if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work
@@ -182,7 +156,8 @@ def _options(flags: dict[str, Any]) -> RunOptions:
     fmt = flags["output_format"] or _sacrebleu_format()
     if flags["detail"] and fmt in (None, "json"):
         fmt = "text"  # sacreBLEU: "the translationese info will interfere with JSON output"
-    return RunOptions.from_cli({**flags, "output_format": fmt}, seed=resolve_seed(seed_text),
+    metrics = registry.metric_options_from_flags(flags, bool(flags["sentence_level"]))
+    return RunOptions.from_cli({**flags, "output_format": fmt}, metrics, seed=resolve_seed(seed_text),
                                color=_use_color(flags["no_color"]))
 
 

@@ -20,12 +20,7 @@ SECTIONS: list[tuple[str, list[str]]] = [
     ("Standard test sets", ["test_set", "langpair", "echo", "list_sets", "citation", "download", "origlang",
                             "subset", "cache_dir", "offline", "testsets_registry"]),
     ("Metrics", ["metrics"]),
-    ("BLEU", ["tokenize", "spm_model", "smooth_method", "smooth_value", "lowercase", "force", "max_order",
-              "ref_length"]),
-    ("chrF", ["chrf_char_order", "chrf_word_order", "chrf_beta", "chrf_whitespace", "chrf_lowercase",
-              "chrf_eps_smoothing"]),
-    ("TER (the defaults replicate TERCOM)", ["ter_case_sensitive", "ter_asian_support", "ter_no_punct",
-                                              "ter_normalized", "ter_max_words"]),
+    # then each metric's own section, from the registry (metric_help_sections)
     ("Confidence intervals (one system) and paired significance tests (several)",
      ["confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar", "paired_ar_n", "seed"]),
     ("Output", ["sentence_level", "output_format", "score_only", "width", "short", "detail", "no_color", "quiet",
@@ -35,6 +30,14 @@ SECTIONS: list[tuple[str, list[str]]] = [
 ]
 
 OTHER = "Other options"
+
+
+def sections() -> list[tuple[str, list[str]]]:
+    """:data:`SECTIONS` with each registered metric's section after "Metrics"."""
+    from .metric_options import metric_help_sections
+
+    at = next(i for i, (title, _) in enumerate(SECTIONS) if title == "Metrics") + 1
+    return [*SECTIONS[:at], *metric_help_sections(), *SECTIONS[at:]]
 
 
 def grouped_help_records(command: click.Command, ctx: click.Context) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -48,7 +51,7 @@ def grouped_help_records(command: click.Command, ctx: click.Context) -> list[tup
             records["help" if "--help" in param.opts else param.name] = record  # click's own name is private
     out = []
     placed: set[str] = set()
-    for title, names in SECTIONS:
+    for title, names in sections():
         rows = [records[name] for name in names if name in records]
         placed.update(names)
         if rows:

@@ -1,40 +1,63 @@
-"""``-m/--metrics`` and the chrF and TER options (their defaults come from :mod:`bleucli.options`)."""
+"""``-m/--metrics`` and every metric's own flags, made into click options from the metric registry.
+
+The flags are data in :mod:`bleucli.metrics.registry` (a plugin's too), so a
+command that takes metric options (``score``, ``stats``, ``compare``) gets
+every registered metric's, with the defaults of its options record.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import click
 
-from ..options import CHRF_DEFAULTS, METRIC_NAMES, TER_DEFAULTS
+from ..metrics import registry
+
+
+def _choices(flag: registry.Flag) -> list[str]:
+    if isinstance(flag.choices, str):  # "module:function" returning the choices
+        module, _, function = flag.choices.partition(":")
+        return list(getattr(importlib.import_module(module), function)())
+    return list(flag.choices)
+
+
+def _option(entry: registry.MetricEntry, flag: registry.Flag) -> Callable[[Any], Any]:
+    default = getattr(entry.options(), flag.field)
+    settings: dict[str, Any] = {"help": flag.help}
+    if flag.kind == "flag":
+        settings["is_flag"] = True
+    else:
+        if flag.kind == "choice":
+            settings["type"] = click.Choice(_choices(flag))
+        elif flag.kind == "int":
+            bounded = flag.minimum is not None or flag.maximum is not None
+            settings["type"] = click.IntRange(flag.minimum, flag.maximum) if bounded else int
+        elif flag.kind == "float":
+            settings["type"] = float
+        elif flag.kind == "path":
+            settings["type"] = click.Path(dir_okay=False)
+        settings["default"] = default
+        settings["show_default"] = default is not None
+        if flag.metavar:
+            settings["metavar"] = flag.metavar
+    return click.option(*flag.spellings, flag.name, **settings)
 
 
 def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """sacreBLEU's chrF and TER flags (BLEU's own flags are declared with the scoring command)."""
-    options = [
-        click.option("-m", "--metrics", multiple=True, type=click.Choice(METRIC_NAMES, case_sensitive=False),
-                     metavar="METRIC...", help="Metrics to compute: bleu, chrf, ter [default: bleu]."),
-        click.option("-cc", "--chrf-char-order", type=int, default=CHRF_DEFAULTS.char_order, show_default=True,
-                     help="chrF character n-gram order."),
-        click.option("-cw", "--chrf-word-order", type=int, default=CHRF_DEFAULTS.word_order, show_default=True,
-                     help="chrF word n-gram order (2 gives chrF++)."),
-        click.option("--chrf-beta", type=int, default=CHRF_DEFAULTS.beta, show_default=True,
-                     help="chrF recall weight β."),
-        click.option("--chrf-whitespace", is_flag=True, help="Keep whitespace in chrF character n-grams."),
-        click.option("--chrf-lowercase", is_flag=True, help="Case-insensitive chrF."),
-        click.option("--chrf-eps-smoothing", is_flag=True,
-                     help="chrF++.py/NLTK/Moses-style epsilon smoothing instead of effective order."),
-        click.option("--ter-case-sensitive", is_flag=True, help="Case-sensitive TER (TER lowercases by default)."),
-        click.option("--ter-asian-support", is_flag=True,
-                     help="TER support for Asian scripts (with normalization/no-punct)."),
-        click.option("--ter-no-punct", is_flag=True, help="Remove punctuation before TER."),
-        click.option("--ter-normalized", is_flag=True, help="Tercom normalisation before TER."),
-        click.option("--ter-max-words", type=click.IntRange(min=0), default=TER_DEFAULTS.max_words,
-                     show_default=True,
-                     help="Refuse (exit 3) a TER segment with more words than this; TER's time grows "
-                          "faster than quadratically with segment length. 0: no limit."),
-    ]
+    """``-m`` (every registered metric's name) and each metric's flags, in registry order."""
+    names = list(registry.entries())
+    options = [click.option("-m", "--metrics", multiple=True, type=click.Choice(names, case_sensitive=False),
+                            metavar="METRIC...", help=f"Metrics to compute: {', '.join(names)} [default: bleu].")]
+    for entry in registry.entries().values():
+        options.extend(_option(entry, flag) for flag in entry.flags)
     for option in reversed(options):
         function = option(function)
     return function
+
+
+def metric_help_sections() -> list[tuple[str, list[str]]]:
+    """``(section title, parameter names)`` of each metric with flags, for the grouped ``--help``."""
+    return [(entry.help_section or entry.name, [flag.name for flag in entry.flags])
+            for entry in registry.entries().values() if entry.flags]

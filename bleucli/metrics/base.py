@@ -210,6 +210,17 @@ class Metric(ABC, Generic[RefData]):
             self._ref_cache = [self.prepare_references(r, shared=False) for r in reference_segments(refs)]
             self._nrefs = count_references(refs)
 
+    @classmethod
+    def from_options(cls, options: Any, references: Sequence[Sequence[str | None]] | None = None,
+                     trg_lang: str = "", models: dict[str, Any] | None = None) -> Metric[Any]:
+        """The metric configured by its options record (how the registry builds every metric).
+
+        The default passes the record's fields as keyword arguments of the
+        constructor; a metric whose constructor names them otherwise, or needs
+        the target language, overrides this.
+        """
+        return cls(**options._asdict(), references=references)
+
     # -- what a metric defines --------------------------------------------------
     @abstractmethod
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> RefData:

@@ -266,6 +266,17 @@ class BLEU(Metric[BLEURefData]):
         return BLEUScore(name="BLEU", score=score, signature=signature, counts=tuple(counts), totals=tuple(totals),
                          precisions=tuple(precisions), bp=bp, sys_len=int(sys_len), ref_len=int(ref_len))
 
+    @classmethod
+    def from_options(cls, options: Any, references: Sequence[Sequence[str | None]] | None = None,
+                     trg_lang: str = "", models: dict[str, Any] | None = None) -> BLEU:
+        """BLEU from :class:`~bleucli.options.BLEUOptions` (the tokenizer default follows ``trg_lang``)."""
+        return cls(
+            lowercase=options.lowercase, force=options.force, tokenize=options.tokenize,
+            smooth_method=options.smooth_method, smooth_value=options.smooth_value,
+            max_ngram_order=options.max_order, effective_order=options.effective_order, trg_lang=trg_lang,
+            references=references, spm_model=options.spm_model, models=models, ref_length=options.ref_length,
+        )
+
     def __init__(
         self,
         lowercase: bool = BLEU_DEFAULTS.lowercase,

@@ -39,9 +39,9 @@ BLEUCLI_KEYS = ("unrounded_score", "signature_fields", "mean", "ci", "n_samples"
 
 
 def _signature_keys() -> frozenset[str]:
-    from ..signature import GLOBAL_KEYS, METRIC_KEYS, VERSION_KEY
+    from ..signature import GLOBAL_KEYS, VERSION_KEY, all_metric_keys
 
-    return frozenset([*GLOBAL_KEYS, *(k for keys in METRIC_KEYS.values() for k in keys), VERSION_KEY[0]])
+    return frozenset([*GLOBAL_KEYS, *all_metric_keys(), VERSION_KEY[0]])
 
 
 #: Keys sacreBLEU writes as signature fields (strings); statistics never reuse them.

@@ -20,13 +20,12 @@ from ..clikit import report
 from ..clikit.metric_options import metric_options
 from ..clikit.output import emit
 from ..clikit.report import ExitCode
+from ..metrics import registry
 from ..options import (
-    BLEU_DEFAULTS,
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
     INPUT_DEFAULTS,
     RUN_DEFAULTS,
-    SMOOTH_DEFAULTS,
 )
 from ..testsets.cli import testset_options
 
@@ -36,12 +35,6 @@ COMPARE_TESTSET_KEYS = ("test_set", "langpair", "origlang", "subset", "cache_dir
 
 def testset_options_for_compare(command: Any) -> Any:
     return testset_options(command, COMPARE_TESTSET_KEYS)
-
-
-def _tokenizer_names() -> list[str]:
-    from ..tokenizers import available_tokenizers
-
-    return available_tokenizers()
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,13 +50,6 @@ def _tokenizer_names() -> list[str]:
               help="Split the single reference file on tabs into this many references.")
 @click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
               help="Encoding of every input file.")
-@click.option("-tok", "--tokenize", type=click.Choice(_tokenizer_names()), default=None,
-              help="BLEU tokenizer [default: 13a, or zh for Chinese targets].")
-@click.option("-lc", "--lowercase", is_flag=True, help="Case-insensitive BLEU.")
-@click.option("-s", "--smooth-method", type=click.Choice(list(SMOOTH_DEFAULTS)), default=BLEU_DEFAULTS.smooth_method,
-              show_default=True, help="Corpus BLEU smoothing method.")
-@click.option("-sv", "--smooth-value", type=float, default=None, help="Value for floor and add-k smoothing.")
-@click.option("--force", is_flag=True, help="Do not warn when the output looks tokenized.")
 @click.option("-par", "--paired-ar", is_flag=True,
               help="p-values from approximate randomization instead of the paired bootstrap "
                    "(the bootstrap still gives the CIs).")
@@ -116,7 +102,7 @@ def _compare(flags: dict[str, Any]) -> int:
         raise click.UsageError("give reference files before -i, or a test set with -t NAME -l PAIR")
     signature_fields = data.signature_fields() if data is not None else None
     # bad option values fail before any reading
-    options.metrics.build(None, options.testset.target_language, signature_fields)
+    registry.build_metrics(options.metrics, None, options.testset.target_language, signature_fields)
     notices: list[str] = []
     if data is not None:
         reference_names, references = tscli.reference_names(data), data.references
@@ -189,29 +175,18 @@ def _test_set_input(data: Any) -> tuple[str, str] | None:
 def _options(flags: dict[str, Any]) -> Any:
     """The run's typed options (:class:`bleucli.options.RunOptions`) from the command's flags."""
     from ..options import (
-        BLEUOptions,
-        CHRFOptions,
         InputOptions,
-        MetricOptions,
         RunOptions,
         SignificanceOptions,
-        TEROptions,
         TestSetOptions,
         resolve_seed,
     )
 
     seed_text = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
-    bleu = BLEUOptions(lowercase=flags["lowercase"], force=flags["force"], tokenize=flags["tokenize"],
-                       smooth_method=flags["smooth_method"], smooth_value=flags["smooth_value"])
-    chrf = CHRFOptions(char_order=flags["chrf_char_order"], word_order=flags["chrf_word_order"],
-                       beta=flags["chrf_beta"], lowercase=flags["chrf_lowercase"],
-                       whitespace=flags["chrf_whitespace"], eps_smoothing=flags["chrf_eps_smoothing"])
-    ter = TEROptions(normalized=flags["ter_normalized"], no_punct=flags["ter_no_punct"],
-                     asian_support=flags["ter_asian_support"], case_sensitive=flags["ter_case_sensitive"])
     return RunOptions(
         inputs=InputOptions(refs=tuple(flags["refs"]), systems=tuple(flags["inputs"]),
                             num_refs=flags["num_refs"], encoding=flags["encoding"]),
-        metrics=MetricOptions(tuple(flags["metrics"]), bleu, chrf, ter),
+        metrics=registry.metric_options_from_flags(flags),
         significance=SignificanceOptions("ar" if flags["paired_ar"] else "bs", paired_bs_n=flags["paired_bs_n"],
                                          paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text)),
         testset=TestSetOptions(test_set=flags["test_set"], langpair=flags["langpair"], origlang=flags["origlang"],

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, OptionError
+from ..metrics import registry
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.base import Metric, Score
@@ -58,8 +59,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: p-values at or below this are called significant (sacreBLEU's star; ``--fail-if-worse``).
 SIGNIFICANCE_LEVEL = 0.05
-#: Metrics where a lower score is better.
-LOWER_IS_BETTER = frozenset({"TER"})
 #: Reference-length buckets (tokens of the first reference, BLEU's tokenization): upper bounds, inclusive.
 LENGTH_BUCKETS = (10, 20, 30, 40, 60)
 #: Sentence-BLEU bins: compare-mt's score-bucket cutoffs (a bin holds cutoff[i-1] <= BLEU < cutoff[i]).
@@ -235,7 +234,7 @@ class Comparison:
         if p_value is None or p_value > SIGNIFICANCE_LEVEL:
             return False
         delta = self.delta(system, metric)
-        return delta > 0 if self.metric_names[metric] in LOWER_IS_BETTER else delta < 0
+        return delta > 0 if lower_is_better(self.metric_names[metric]) else delta < 0
 
     def worse_systems(self) -> list[tuple[str, str]]:
         """``(system, metric)`` pairs where a candidate is significantly worse than the baseline."""
@@ -345,6 +344,12 @@ def place_tokens(line: str, tokens: Sequence[str], lowercase: bool) -> list[tupl
 _ESCAPABLE = frozenset(plain for plain, _ in _ENTITIES)
 
 
+def lower_is_better(score_name: str) -> bool:
+    """Whether a lower score of this metric is better (TER), as its registry entry says."""
+    entry = registry.for_score(score_name)
+    return entry is not None and entry.lower_is_better
+
+
 def _written_forms(token: str) -> list[str]:
     forms = [token]
     escaped = token
@@ -433,10 +438,10 @@ def compare(
     metric_options = metric_options._replace(requested=requested,
                                              bleu=metric_options.bleu._replace(effective_order=False))
     target = options.testset.target_language
-    metrics = metric_options.build(None, target, signature_fields)  # type: ignore[arg-type]
-    sentence_metric: BLEU = metric_options._replace(  # type: ignore[assignment]
-        requested=("bleu",), bleu=metric_options.bleu._replace(effective_order=True)).build(
-        None, target, signature_fields)[0]  # type: ignore[arg-type]
+    metrics = registry.build_metrics(metric_options, None, target, signature_fields)
+    sentence_metric: BLEU = registry.build_metrics(  # type: ignore[assignment]
+        metric_options._replace(requested=("bleu",), bleu=metric_options.bleu._replace(effective_order=True)),
+        None, target, signature_fields)[0]
     bleu_index = [m.name for m in metrics].index("BLEU")
     streams = Streams(list(system_names), systems, list(reference_names), references)
     nrefs = len(references)

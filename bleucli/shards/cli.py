@@ -18,6 +18,7 @@ from ..cli.score import score as _score_command
 from ..clikit import report
 from ..clikit.output import emit
 from ..clikit.significance import significance_options
+from ..metrics import registry
 from ..options import FORMATS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, SignificanceOptions
 
 #: Scoring options that make no sense for a shard (it holds sums, not printed scores).
@@ -46,12 +47,12 @@ def _stats(flags: dict[str, Any]) -> int:
             flags[param.name] = False if default is None and getattr(param, "is_flag", False) else default
     if flags["offset"] < 0:
         raise click.UsageError("--offset is the shard's first segment: 0 or more")
-    options = RunOptions.from_cli(flags)
+    options = RunOptions.from_cli(flags, registry.metric_options_from_flags(flags, bool(flags["sentence_level"])))
     _check_conflicts(options)
     data = tscli.test_data_for(options)
     notices = Notices(options.output.quiet)
-    metrics = options.metrics.build(None, options.testset.target_language,
-                                    data.signature_fields() if data is not None else None)
+    metrics = registry.build_metrics(options.metrics, None, options.testset.target_language,
+                                     data.signature_fields() if data is not None else None)
     inputs = _open_inputs(options, data, notices)
     compute = stream_rows if flags["per_segment"] else stream_statistics
     if options.dask is not None:

@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import InputError
-from ..options import BLEUOptions, CHRFOptions, MetricOptions, TEROptions
+from ..metrics import registry
+from ..options import MetricOptions
 from ..statistics import Statistics, total
 from ..version import __version__
 
@@ -95,13 +96,19 @@ def shard_document(
 
 
 def _options_data(options: MetricOptions) -> dict[str, Any]:
-    return {"metrics": list(options.names), "bleu": options.bleu._asdict(), "chrf": options.chrf._asdict(),
-            "ter": options.ter._asdict()}
+    """The options of the metrics the shard holds (each by its registry name), as plain data."""
+    names = registry.metric_names(options.requested)
+    records = options._as_data()
+    return {"metrics": list(names), **{name: records.get(name, registry.get(name).options()._asdict())
+                                       for name in names}}
 
 
 def _options_from(data: dict[str, Any]) -> MetricOptions:
-    return MetricOptions(tuple(data["metrics"]), BLEUOptions(**data["bleu"]), CHRFOptions(**data["chrf"]),
-                         TEROptions(**data["ter"]))
+    """The :class:`MetricOptions` a shard was written with (each metric's record rebuilt by the registry)."""
+    names = tuple(data["metrics"])
+    records = {name: registry.get(name).options(**data[name]) for name in names}
+    builtin = {name: records.pop(name) for name in ("bleu", "chrf", "ter") if name in records}
+    return MetricOptions(names, others=tuple(records.items()), **builtin)
 
 
 def _dumps(data: Any) -> str:
@@ -205,12 +212,27 @@ def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list
                              f"it {what} (give each shard its first line with --offset)", path)
         expected += document["segments"]
     # the tokenizer was resolved when the shard was written: no target language needed here
-    metrics = first["_options"].build(None, "", first["signature_fields"] or None)
+    metrics = registry.build_metrics(first["_options"], None, "", first["signature_fields"] or None)
     n_systems = len(first["systems"])
     sums = [[total(document["_statistics"][m][k] for _, document in ordered) for k in range(n_systems)]
             for m in range(len(metrics))]
+    _check_statistics(ordered[0][0], first["_options"], sums)  # type: ignore[arg-type]  # never empty
     # printed under the names of the first shard in corpus order
     return metrics, list(ordered[0][1]["systems"]), sums  # type: ignore[return-value]  # never empty
+
+
+def _check_statistics(path: str, options: MetricOptions, sums: Sequence[Sequence[Statistics]]) -> None:
+    """Refuse summed statistics that no corpus can have, by each metric's schema in the registry.
+
+    A shard is input like any other: an edited or damaged one must not print a
+    wrong score (matches above totals, negative or fractional counts, NaN).
+    """
+    for name, per_system in zip(registry.metric_names(options.requested), sums):
+        entry = registry.get(name)
+        for number, statistics in enumerate(per_system, 1):
+            problem = entry.statistics.problem(list(statistics.totals()), options.of(name) or entry.options())
+            if problem is not None:
+                raise ShardError(f"impossible {name} statistics for system {number}: {problem}", path)
 
 
 def merged_rows(shards: Sequence[tuple[str, dict[str, Any]]]) -> list[list[list[Any]]]:

@@ -1,0 +1,403 @@
+"""The metric registry: everything bleucli knows about a metric, in one entry per metric.
+
+An entry (:class:`MetricEntry`) holds the metric's class (imported on first
+use), its options record and so its defaults, its signature keys, its
+command-line flags and ``--help`` section (as data: the CLI turns them into
+click options), whether higher or lower is better, and the schema of its
+statistics rows, which ``bleucli merge`` checks shards against. Every command
+reads metrics from here: ``-m NAME``, ``--help``, the signature, ``-sl``,
+``-j``/``--dask``, ``stats``/``merge``, ``-ci``/``-pbs``/``-par`` and
+``compare``.
+
+Built-in metrics and plugins take the same path. A plugin is an installed
+distribution that declares an entry point in the group ``bleucli.metrics``
+whose object is a :class:`MetricEntry` (see ``docs/plugins.md`` and
+``examples/plugin_metric``). Adding a built-in metric is one module with its
+:class:`~bleucli.metrics.base.Metric` subclass and one entry in :data:`BUILTIN`.
+
+The registry is read at every start-up (the scoring command's flags come from
+it), so this module and the plugins' entry modules stay light: a metric's own
+module is imported only when the metric is built.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..errors import OptionError
+from ..frozen import Frozen
+from ..options import (
+    MAX_ORDER_LIMIT,
+    REF_LENGTHS,
+    SMOOTH_DEFAULTS,
+    BLEUOptions,
+    CHRFOptions,
+    MetricOptions,
+    TEROptions,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .base import Metric
+
+#: The entry-point group a plugin declares its :class:`MetricEntry` in.
+ENTRY_POINT_GROUP = "bleucli.metrics"
+
+
+class Flag(Frozen):
+    """One command-line option of a metric, as data.
+
+    ``field`` is the options record's field it sets; the option's default is
+    that field's default. ``kind`` is ``flag`` (a boolean switch), ``int``,
+    ``float``, ``str``, ``path`` (a file) or ``choice`` (``choices`` lists
+    them, or names a function returning them, imported when the CLI is built).
+    ``dest`` is the parameter name commands receive (default: the long spelling
+    with dashes as underscores).
+    """
+
+    spellings: tuple[str, ...]
+    field: str
+    help: str
+    kind: str = "flag"
+    choices: tuple[str, ...] | str = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    metavar: str | None = None
+    dest: str = ""
+
+    @property
+    def name(self) -> str:
+        """The parameter name a command receives this flag's value under."""
+        if self.dest:
+            return self.dest
+        long = max(self.spellings, key=len)
+        return long.lstrip("-").replace("-", "_")
+
+
+class StatisticsSchema(Frozen):
+    """What a valid statistics row of a metric looks like, for data read back from a shard.
+
+    ``columns`` gives the row's length for an options record; columns listed in
+    ``real_columns`` are floats (non-negative and finite), every other column
+    is a non-negative integer (``bool`` is refused). ``check`` tests the
+    invariants between columns of a *summed* row (BLEU: matches <= totals) and
+    returns a message naming the first one broken, or ``None``.
+    """
+
+    columns: Callable[[Any], int]
+    real_columns: frozenset[int] = frozenset()
+    check: Callable[[Sequence[Any], Any], str | None] | None = None
+
+    def problem(self, row: Sequence[Any], options: Any) -> str | None:
+        """Why ``row`` cannot be a statistics row of this metric under ``options`` (``None``: it can)."""
+        expected = self.columns(options)
+        if not isinstance(row, (list, tuple)) or len(row) != expected:
+            got = len(row) if isinstance(row, (list, tuple)) else type(row).__name__
+            return f"expected {expected} statistics, got {got}"
+        for index, value in enumerate(row):
+            if index in self.real_columns:
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                        or value < 0:
+                    return f"statistic {index + 1} is {value!r}, not a finite non-negative number"
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                return f"statistic {index + 1} is {value!r}, not a non-negative integer"
+        return self.check(row, options) if self.check is not None else None
+
+
+class MetricEntry(Frozen):
+    """One metric as every command sees it (see the module docstring).
+
+    ``name`` is what ``-m`` takes (lower case); ``metric`` the class as
+    ``"module:Class"``; ``options`` the options record (a
+    :class:`~bleucli.frozen.Frozen` subclass whose defaults are the metric's);
+    ``signature_family`` the metric name the signature's keys belong to
+    (``chrF2++`` and ``chrF3`` are ``chrF``); ``signature_keys`` those keys,
+    long -> short, in the order they are written; ``sentence_field`` an options
+    field that ``-sl`` switches on (BLEU's effective order).
+    """
+
+    name: str
+    metric: str
+    options: type
+    signature_family: str
+    signature_keys: Mapping[str, str]
+    statistics: StatisticsSchema
+    flags: tuple[Flag, ...] = ()
+    help_section: str = ""
+    lower_is_better: bool = False
+    sentence_field: str | None = None
+    #: the score's name extends the family with its options (``chrF2++``, ``chrF3``)
+    family_prefixed: bool = False
+    #: where the entry came from: ``bleucli`` or the distribution of a plugin
+    origin: str = "bleucli"
+
+    def names_score(self, score_name: str) -> bool:
+        """Whether a score called ``score_name`` (``BLEU``, ``chrF2++``) is this metric's."""
+        family = self.signature_family
+        return score_name == family or (self.family_prefixed and score_name.startswith(family))
+
+    def load(self) -> type[Metric[Any]]:
+        """The metric class (its module is imported now)."""
+        import importlib
+
+        module, _, attribute = self.metric.partition(":")
+        metric: type[Metric[Any]] = getattr(importlib.import_module(module), attribute)
+        return metric
+
+    def build(self, options: Any = None, references: Sequence[Sequence[str | None]] | None = None,
+              trg_lang: str = "", models: dict[str, Any] | None = None) -> Metric[Any]:
+        """The metric configured by ``options`` (this entry's record; ``None``: the defaults)."""
+        record = self.options() if options is None else options
+        return self.load().from_options(record, references=references, trg_lang=trg_lang, models=models)
+
+    def options_from_flags(self, flags: Mapping[str, Any], sentence_level: bool = False) -> Any:
+        """The options record from a command's parsed flags (a flag not given, or ``None``, keeps the default)."""
+        values = {}
+        for flag in self.flags:
+            value = flags.get(flag.name)
+            if value is not None:
+                values[flag.field] = value
+        if self.sentence_field is not None:
+            values[self.sentence_field] = sentence_level
+        return self.options(**values)
+
+
+# -- the built-in metrics ---------------------------------------------------------------------------------------------
+def _bleu_columns(options: BLEUOptions) -> int:
+    return 2 + 2 * options.max_order
+
+
+def _bleu_check(row: Sequence[int], options: BLEUOptions) -> str | None:
+    order = options.max_order
+    for n in range(order):
+        if row[2 + n] > row[2 + order + n]:
+            return f"{n + 1}-gram matches ({row[2 + n]}) exceed the {n + 1}-gram count ({row[2 + order + n]})"
+    return None
+
+
+def _chrf_columns(options: CHRFOptions) -> int:
+    return 3 * (options.char_order + options.word_order)
+
+
+def _chrf_check(row: Sequence[int], options: CHRFOptions) -> str | None:
+    for start in range(0, len(row), 3):
+        hyp, ref, match = row[start:start + 3]
+        if match > hyp or match > ref:
+            return f"matches ({match}) exceed the n-gram counts ({hyp}, {ref}) of statistics {start + 1}-{start + 3}"
+    return None
+
+
+BUILTIN: tuple[MetricEntry, ...] = (
+    MetricEntry(
+        name="bleu", metric="bleucli.metrics.bleu:BLEU", options=BLEUOptions, signature_family="BLEU",
+        signature_keys={"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "order": "ord", "reflen": "rl"},
+        statistics=StatisticsSchema(columns=_bleu_columns, check=_bleu_check),
+        sentence_field="effective_order",
+        help_section="BLEU",
+        flags=(
+            Flag(("-tok", "--tokenize"), "tokenize", kind="choice", choices="bleucli.tokenizers:available_tokenizers",
+                 help="Tokenizer [default: 13a; zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean targets]."),
+            Flag(("--spm-model",), "spm_model", kind="path", metavar="FILE",
+                 help="A local SentencePiece model for -tok spm (signed tok:spm-<its sha256, 12 digits>)."),
+            Flag(("-s", "--smooth-method"), "smooth_method", kind="choice", choices=tuple(SMOOTH_DEFAULTS),
+                 help="BLEU smoothing method."),
+            Flag(("-sv", "--smooth-value"), "smooth_value", kind="float",
+                 help=f"Value for floor (default {SMOOTH_DEFAULTS['floor']}) and add-k "
+                      f"(default {SMOOTH_DEFAULTS['add-k']}) smoothing; finite and >= 0."),
+            Flag(("-lc", "--lowercase"), "lowercase", help="Case-insensitive BLEU."),
+            Flag(("--force",), "force", help="Do not warn when the output looks tokenized."),
+            Flag(("--max-order",), "max_order", kind="int", minimum=1, maximum=MAX_ORDER_LIMIT,
+                 help="Maximum n-gram order (signature key 'order' when not 4)."),
+            Flag(("--ref-length",), "ref_length", kind="choice", choices=REF_LENGTHS,
+                 help="BLEU's brevity-penalty reference length with several references: closest (sacreBLEU, "
+                      "mteval-v13a) or shortest (NIST mteval before v13; signature key 'reflen')."),
+        ),
+    ),
+    MetricEntry(
+        name="chrf", metric="bleucli.metrics.chrf:CHRF", options=CHRFOptions, signature_family="chrF",
+        signature_keys={"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "beta": "b"},
+        statistics=StatisticsSchema(columns=_chrf_columns, check=_chrf_check),
+        help_section="chrF", family_prefixed=True,
+        flags=(
+            Flag(("-cc", "--chrf-char-order"), "char_order", kind="int", help="chrF character n-gram order."),
+            Flag(("-cw", "--chrf-word-order"), "word_order", kind="int",
+                 help="chrF word n-gram order (2 gives chrF++)."),
+            Flag(("--chrf-beta",), "beta", kind="int", help="chrF recall weight β."),
+            Flag(("--chrf-whitespace",), "whitespace", help="Keep whitespace in chrF character n-grams."),
+            Flag(("--chrf-lowercase",), "lowercase", help="Case-insensitive chrF."),
+            Flag(("--chrf-eps-smoothing",), "eps_smoothing",
+                 help="chrF++.py/NLTK/Moses-style epsilon smoothing instead of effective order."),
+        ),
+    ),
+    MetricEntry(
+        name="ter", metric="bleucli.metrics.ter:TER", options=TEROptions, signature_family="TER",
+        signature_keys={"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"},
+        # edits (an integer count) and the average reference length (a float)
+        statistics=StatisticsSchema(columns=lambda options: 2, real_columns=frozenset({1})),
+        lower_is_better=True,
+        help_section="TER (the defaults replicate TERCOM)",
+        flags=(
+            Flag(("--ter-case-sensitive",), "case_sensitive", help="Case-sensitive TER (TER lowercases by default)."),
+            Flag(("--ter-asian-support",), "asian_support",
+                 help="TER support for Asian scripts (with normalization/no-punct)."),
+            Flag(("--ter-no-punct",), "no_punct", help="Remove punctuation before TER."),
+            Flag(("--ter-normalized",), "normalized", help="Tercom normalisation before TER."),
+            Flag(("--ter-max-words",), "max_words", kind="int", minimum=0,
+                 help="Refuse (exit 3) a TER segment with more words than this; TER's time grows "
+                      "faster than quadratically with segment length. 0: no limit."),
+        ),
+    ),
+)
+
+
+# -- plugins -----------------------------------------------------------------------------------------------------------
+def _declared_entry_points() -> list[tuple[str, str, str]]:
+    """``(name, "module:attribute", distribution)`` of every ``bleucli.metrics`` entry point installed.
+
+    This reads the same ``entry_points.txt`` files of the ``*.dist-info`` and
+    ``*.egg-info`` directories on ``sys.path`` that :mod:`importlib.metadata`
+    reads, and like it takes the first distribution of a name on the path.
+    It does not use :mod:`importlib.metadata` itself because the registry is
+    read by every command and that module costs about 40 ms to import and
+    20 ms to scan 70 distributions, several times what a whole ``bleucli
+    --version`` takes; this scan reads only the entry-point files.
+    """
+    found: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for directory in sys.path:
+        try:
+            names = os.listdir(directory or ".")
+        except OSError:
+            continue
+        for name in sorted(names):
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            distribution = name.rsplit(".", 1)[0].split("-")[0].lower().replace("_", "-")
+            if distribution in seen:
+                continue
+            seen.add(distribution)
+            try:
+                with open(os.path.join(directory or ".", name, "entry_points.txt"), encoding="utf-8") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            if f"[{ENTRY_POINT_GROUP}]" in text:
+                found.extend((key, value, distribution) for key, value in _group_lines(text))
+    return found
+
+
+def _group_lines(text: str) -> list[tuple[str, str]]:
+    """The ``name = value`` lines of the ``bleucli.metrics`` section of an ``entry_points.txt``."""
+    lines: list[tuple[str, str]] = []
+    inside = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            inside = line == f"[{ENTRY_POINT_GROUP}]"
+            continue
+        if inside and "=" in line:
+            key, _, value = line.partition("=")
+            lines.append((key.strip(), value.split("[", 1)[0].strip()))
+    return lines
+
+
+def _load_plugin(name: str, target: str, distribution: str) -> MetricEntry:
+    import importlib
+
+    module, _, attribute = target.partition(":")
+    try:
+        value: Any = importlib.import_module(module)
+        for part in attribute.split(".") if attribute else ():
+            value = getattr(value, part)
+    except Exception as error:  # a broken plugin must not stop the built-in metrics
+        raise OptionError(f"metric plugin '{name}' ({distribution}: {target}) cannot be loaded: "
+                          f"{type(error).__name__}: {error}") from None
+    if not isinstance(value, MetricEntry):
+        raise OptionError(f"metric plugin '{name}' ({distribution}: {target}) is not a bleucli MetricEntry")
+    if value.name != name.lower():
+        raise OptionError(f"metric plugin '{name}' ({distribution}) declares the metric '{value.name}': "
+                          "the entry point's name must be the metric's name")
+    return value._replace(origin=distribution)
+
+
+_entries: dict[str, MetricEntry] | None = None
+
+
+def entries() -> dict[str, MetricEntry]:
+    """Every metric by name: the built-in ones in sacreBLEU's printing order, then the plugins by name."""
+    global _entries
+    if _entries is None:
+        table = {entry.name: entry for entry in BUILTIN}
+        for name, target, distribution in sorted(_declared_entry_points()):
+            if name.lower() in table:
+                if table[name.lower()].origin == "bleucli":
+                    raise OptionError(f"metric plugin '{name}' ({distribution}) would replace the built-in "
+                                      f"metric of that name")
+                continue  # the same plugin seen twice on sys.path: the first wins
+            table[name.lower()] = _load_plugin(name, target, distribution)
+        _entries = table
+    return _entries
+
+
+def get(name: str) -> MetricEntry:
+    """The entry of metric ``name`` (any case); an unknown name is an :class:`OptionError` listing the known."""
+    entry = entries().get(name.lower())
+    if entry is None:
+        raise OptionError(f"unknown metric '{name}' (choose from: {', '.join(entries())})")
+    return entry
+
+
+def metric_names(requested: Sequence[str]) -> tuple[str, ...]:
+    """The metrics asked for, once each, in printing order (BLEU when none)."""
+    asked = {name.lower() for name in requested} or {"bleu"}
+    for name in sorted(asked):
+        get(name)
+    return tuple(name for name in entries() if name in asked)
+
+
+def for_score(score_name: str) -> MetricEntry | None:
+    """The entry of the metric that gives scores called ``score_name`` (``chrF2++``: chrF), if registered."""
+    for entry in entries().values():
+        if entry.names_score(score_name):
+            return entry
+    return None
+
+
+def metric_options_from_flags(flags: Mapping[str, Any], sentence_level: bool = False) -> MetricOptions:
+    """The :class:`MetricOptions` of a command's parsed flags (``metrics`` and every metric's flags)."""
+    requested = tuple(flags.get("metrics") or ())
+    records = {entry.name: entry.options_from_flags(flags, sentence_level) for entry in entries().values()}
+    builtin = {name: records.pop(name) for name in ("bleu", "chrf", "ter")}
+    return MetricOptions(requested, others=tuple(records.items()), **builtin)
+
+
+def build_metrics(
+    options: MetricOptions,
+    references: Sequence[Sequence[str | None]] | None = None,
+    trg_lang: str = "",
+    signature_fields: Mapping[str, Any] | None = None,
+    models: dict[str, Any] | None = None,
+) -> list[Metric[Any]]:
+    """The metric objects the options ask for, in printing order.
+
+    ``signature_fields`` are global signature fields (a test set's ``test``
+    and ``lang``...) that every score of these metrics carries, whatever mode
+    produced it.
+    """
+    metrics = []
+    for name in metric_names(options.requested):
+        metric = get(name).build(options.of(name), references, trg_lang, models)
+        metric.signature_fields = dict(signature_fields or {})
+        metrics.append(metric)
+    return metrics
+
+
+__all__ = [
+    "ENTRY_POINT_GROUP", "Flag", "StatisticsSchema", "MetricEntry", "BUILTIN", "entries", "get", "metric_names",
+    "for_score", "metric_options_from_flags", "build_metrics",
+]
