@@ -259,15 +259,94 @@ def _declared_entry_points() -> list[tuple[str, str, str]]:
 
     This reads the same ``entry_points.txt`` files of the ``*.dist-info`` and
     ``*.egg-info`` directories on ``sys.path`` that :mod:`importlib.metadata`
-    reads, and like it takes the first distribution of a name on the path.
-    It does not use :mod:`importlib.metadata` itself because the registry is
-    read by every command and that module costs about 40 ms to import and
-    20 ms to scan 70 distributions, several times what a whole ``bleucli
-    --version`` takes; this scan reads only the entry-point files.
+    reads, and like it takes the first distribution of a name on the path. It
+    does not use :mod:`importlib.metadata` itself: every command reads the
+    registry, and that module costs about 40 ms to import and 20 ms to scan 70
+    distributions, several times a whole ``bleucli --version``. Even reading
+    the entry-point files directly is 3% of a ``--version``, so what the scan
+    found is kept in a small index file (:func:`_index_path`) together with the
+    modification times of the ``sys.path`` directories: installing or removing
+    a distribution changes its directory's time, and the next run scans again.
     """
+    directories = []
+    for directory in sys.path:
+        try:
+            directories.append((directory, os.stat(directory or ".").st_mtime_ns))
+        except OSError:
+            continue
+    key = [f"{directory}\t{mtime}" for directory, mtime in directories]
+    path = _index_path()
+    found = _read_index(path, key)
+    if found is None:
+        found = _scan([directory for directory, _ in directories])
+        _write_index(path, key, found)
+    return found
+
+
+_INDEX_FORMAT = "bleucli-plugin-index/1"
+
+
+def _index_path() -> str | None:
+    """Where the plugin index of this interpreter lives: bleucli's cache directory (``BLEUCLI_CACHE_DIR``,
+    else the user cache directory platformdirs would give, spelled out here to keep start-up light)."""
+    root = os.environ.get("BLEUCLI_CACHE_DIR")
+    if not root:
+        home = os.path.expanduser("~")
+        if sys.platform == "win32":
+            root = os.path.join(os.environ.get("LOCALAPPDATA") or home, "bleucli", "Cache")
+        elif sys.platform == "darwin":
+            root = os.path.join(home, "Library", "Caches", "bleucli")
+        else:
+            root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "bleucli")
+    prefix = "".join(c if c.isalnum() else "-" for c in sys.prefix)[-120:]
+    return os.path.join(root, "plugins", f"index-{prefix}.txt")
+
+
+def _read_index(path: str | None, key: list[str]) -> list[tuple[str, str, str]] | None:
+    """The entry points an index file holds, if it is well formed and was written for ``key``; else ``None``."""
+    data = _read_small(path) if path else None
+    if data is None:
+        return None
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return None
+    if lines[:1] != [_INDEX_FORMAT] or lines[1:1 + len(key)] != key or lines[1 + len(key):2 + len(key)] != [""]:
+        return None
+    found = []
+    for line in lines[2 + len(key):]:
+        if not line:
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or not all(fields):
+            return None
+        found.append((fields[0], fields[1], fields[2]))
+    return found
+
+
+def _write_index(path: str | None, key: list[str], found: list[tuple[str, str, str]]) -> None:
+    """Write the index (by rename: readers never see half of it); a read-only cache only costs the next scan."""
+    if path is None or any("\n" in part or "\t" in part for entry in found for part in entry):
+        return
+    text = "\n".join([_INDEX_FORMAT, *key, "", *("\t".join(entry) for entry in found)]) + "\n"
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
+def _scan(directories: list[str]) -> list[tuple[str, str, str]]:
+    """Read the ``bleucli.metrics`` section of every distribution's ``entry_points.txt`` in ``directories``."""
     found: list[tuple[str, str, str]] = []
     seen: set[str] = set()
-    for directory in sys.path:
+    for directory in directories:
         try:
             names = os.listdir(directory or ".")
         except OSError:
@@ -279,14 +358,29 @@ def _declared_entry_points() -> list[tuple[str, str, str]]:
             if distribution in seen:
                 continue
             seen.add(distribution)
-            try:
-                with open(os.path.join(directory or ".", name, "entry_points.txt"), encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError:
-                continue
-            if f"[{ENTRY_POINT_GROUP}]" in text:
+            data = _read_small(os.path.join(directory or ".", name, "entry_points.txt"))
+            if data is not None and _GROUP_HEADER in data:
+                text = data.decode("utf-8", "replace")
                 found.extend((key, value, distribution) for key, value in _group_lines(text))
     return found
+
+
+_GROUP_HEADER = f"[{ENTRY_POINT_GROUP}]".encode()
+
+
+def _read_small(path: str) -> bytes | None:
+    """The first 64 KiB of a file, or ``None`` (no file). ``os.open`` and ``os.read``: a text-mode
+    ``open()`` costs several times more, and most distributions have no entry-point file at all."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(descriptor, 1 << 16)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
 
 
 def _group_lines(text: str) -> list[tuple[str, str]]:
