@@ -188,7 +188,7 @@ def _load_cached(spec: ModelSpec, path: Path) -> LoadedModel | None:
 
 
 def _download(spec: ModelSpec, path: Path) -> LoadedModel:
-    from ..metrics.base import warn
+    from ..errors import warn
     from . import cache
     from .downloader import fetch
     from .registry import Download
