@@ -14,6 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .lazy import lazy_attributes
+from .tokenizers import set_spm_model_provider
 from .version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,3 +95,18 @@ _SUBMODULES = ("metrics", "utils", "testsets")
 __getattr__, __dir__ = lazy_attributes(__name__, {
     **_EXPORTS, **{name: partial(_submodule, name) for name in _SUBMODULES},
 })
+
+
+def _download_spm_model(name: str, cache_dir: Any = None, offline: bool | None = None, registry: Any = None,
+                        **_unused: Any) -> Any:
+    """The test-set wing's SentencePiece models (download and verify on first use), for the tokenizers.
+
+    The core tokenizers never import the test-set wing: this layer, which every
+    ``import bleucli...`` runs, hands them this provider (see :mod:`bleucli.tokenizers.tok_spm`).
+    """
+    from .testsets.models import load_model
+
+    return load_model(name, cache_dir=cache_dir, offline=offline, registry=registry)
+
+
+set_spm_model_provider(_download_spm_model)

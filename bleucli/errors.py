@@ -1,22 +1,58 @@
-"""Exceptions raised by the bleucli library.
+"""Exceptions and warnings raised by the bleucli library, and the exit code of each kind.
 
-The library never prints and never exits: it raises one of these, and the CLI
-(``bleucli.clikit.report``) alone decides the message format and the exit code.
-Each class says *what kind* of failure happened so that a caller can react to
-the kind (bad data vs. bad option) without parsing messages.
+The library never prints and never exits: it raises one of these (or warns
+with :func:`warn`), and the CLI (``bleucli.clikit.report``) alone decides the
+message format. Each class says *what kind* of failure happened so that a
+caller can react to the kind (bad data vs. bad option) without parsing
+messages, and carries the documented exit code of that kind
+(``exit_code``, one of :class:`ExitCode`): this module is the one table of
+exit codes, which the CLI reads and ``--help`` lists.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Documented exit codes of the ``bleucli`` command (the README lists them)."""
+
+    OK = 0
+    INTERNAL = 1  # a bug in bleucli: please report it
+    USAGE = 2  # bad option, bad option value, conflicting options
+    DATA = 3  # bad input data: missing/unreadable file, decoding, line counts, empty input
+    NETWORK = 4  # a download failed (after retries)
+    INTEGRITY = 5  # checksum/size mismatch, corrupt cache that cannot be repaired offline
+    UNSAFE = 6  # unsafe archive or invalid test-set registry
+    SIGNATURE_MISMATCH = 7  # --expect-signature / `signature diff` found differences
+    WORSE = 8  # `compare --fail-if-worse`: a system is significantly worse than the baseline
+    OUTPUT = 74  # the result could not be written (EX_IOERR: disk full, closed stdout)
+    INTERRUPTED = 130  # Ctrl-C
+    BROKEN_PIPE = 141  # stdout closed early (e.g. `| head`), as a SIGPIPE death would report
+
+
+class BleucliWarning(UserWarning):
+    """A condition worth telling the user about that does not stop scoring."""
+
+
+def warn(message: str) -> None:
+    """Library-side notice; the CLI shows these on stderr (unless ``-q``)."""
+    warnings.warn(BleucliWarning(message), stacklevel=3)
 
 
 class BleucliError(Exception):
     """Base class of every error bleucli raises on purpose."""
 
+    #: The CLI's exit code for this kind of failure (subclasses override it)
+    exit_code: ExitCode = ExitCode.DATA
+
 
 class OptionError(BleucliError, ValueError):
     """An option value is invalid (unknown tokenizer, NaN smoothing value...)."""
+
+    exit_code = ExitCode.USAGE
 
 
 class InputError(BleucliError, ValueError):
@@ -69,6 +105,8 @@ class SegmentTooLongError(InputError):
 class SignatureMismatchError(BleucliError):
     """The computed signature differs from the one the caller expected."""
 
+    exit_code = ExitCode.SIGNATURE_MISMATCH
+
     def __init__(self, differences: list[tuple[str, str | None, str | None]]) -> None:
         self.differences = differences
         listed = ", ".join(
@@ -79,13 +117,17 @@ class SignatureMismatchError(BleucliError):
 
 
 # --- Test sets, downloads and the cache -------------------------------------
-# Each kind maps to its own CLI exit code (see the README): a CI script
+# Each kind has its own CLI exit code (see the README): a CI script
 # can tell "the network is down" (retry later) from "the data is corrupt"
 # (investigate) from "the archive is hostile" (do not retry).
 
 
 class TestSetError(BleucliError):
-    """Base class for test-set problems (registry, download, cache)."""
+    """Base class for test-set problems (registry, download, cache).
+
+    No ``exit_code`` of its own, so that an unknown test set or language pair
+    (also :class:`OptionError`) keeps the usage code.
+    """
 
     __test__ = False  # not a pytest test class despite the name
 
@@ -129,9 +171,13 @@ class RegistryError(TestSetError):
     The message names the file, and the test set and field when the problem is tied to one.
     """
 
+    exit_code = ExitCode.UNSAFE
+
 
 class DownloadError(TestSetError):
     """A file could not be downloaded (network failure, HTTP error, timeout, size cap)."""
+
+    exit_code = ExitCode.NETWORK
 
     def __init__(self, message: str, url: str | None = None) -> None:
         self.url = url
@@ -141,6 +187,8 @@ class DownloadError(TestSetError):
 class RedirectError(DownloadError):
     """A server redirected to a scheme bleucli refuses (file://, ftp://, https -> http)."""
 
+    exit_code = ExitCode.UNSAFE
+
 
 class IntegrityError(TestSetError):
     """Downloaded or cached data does not match its checksum.
@@ -148,6 +196,8 @@ class IntegrityError(TestSetError):
     ``expected`` and ``actual`` are the two digests; nothing unverified is kept
     under a final name when this is raised.
     """
+
+    exit_code = ExitCode.INTEGRITY
 
     def __init__(self, message: str, url: str | None = None, expected: str | None = None,
                  actual: str | None = None) -> None:
@@ -160,10 +210,14 @@ class IntegrityError(TestSetError):
 class NotCachedError(TestSetError):
     """Offline mode was requested and the data is not (or no longer validly) cached."""
 
+    exit_code = ExitCode.INTEGRITY
+
 
 class UnsafeArchiveError(TestSetError):
     """An archive member would escape the extraction directory or is not a plain file, or a test-set
     file is hostile (an XML file declaring entities: XXE, entity bombs)."""
+
+    exit_code = ExitCode.UNSAFE
 
     def __init__(self, message: str, member: str | None = None) -> None:
         self.member = member
@@ -172,3 +226,5 @@ class UnsafeArchiveError(TestSetError):
 
 class CacheError(TestSetError):
     """The cache directory itself is unusable (a file, not writable when it must be)."""
+
+    exit_code = ExitCode.DATA

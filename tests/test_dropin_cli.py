@@ -279,6 +279,23 @@ def test_help_is_an_overview_of_usages_grouped_options_commands_and_exit_codes()
             [int(code) for code in ExitCode]
 
 
+def test_each_error_class_carries_its_documented_exit_code() -> None:
+    from bleucli import errors
+    from bleucli.clikit.report import exit_code_for
+    from bleucli.shards.format import ShardError
+
+    expected = {"BleucliError": 3, "OptionError": 2, "InputError": 3, "LengthMismatchError": 3,
+                "SegmentTooLongError": 3, "SignatureMismatchError": 7, "TestSetError": 3, "UnknownTestSetError": 2,
+                "UnknownLanguagePairError": 2, "UnknownFieldError": 2, "RegistryError": 6, "DownloadError": 4,
+                "RedirectError": 6, "IntegrityError": 5, "NotCachedError": 5, "UnsafeArchiveError": 6,
+                "CacheError": 3}
+    for name, code in expected.items():
+        cls = getattr(errors, name)
+        assert int(exit_code_for(cls.__new__(cls))) == code, name
+    assert int(exit_code_for(ShardError("x"))) == 3
+    assert int(exit_code_for(KeyError("x"))) == 1  # anything else is a bug
+
+
 def test_every_scoring_option_has_a_section() -> None:
     from bleucli.cli.score import score
     from bleucli.clikit.help import OTHER, grouped_help_records

@@ -130,3 +130,37 @@ def test_char_string_form_against_sacrebleu(line: str) -> None:
     expected = tokenizer_char.TokenizerChar()(line)
     assert get_tokenizer("char")(line) == expected
     assert get_tokenizer("char").tokens(line) == expected.split()
+
+
+# ------------------------------------------------------------------ SentencePiece model providers
+
+
+def test_spm_models_come_from_the_provider_given_else_the_one_import_bleucli_sets() -> None:
+    pytest.importorskip("sentencepiece", reason="needs bleucli[spm]")
+    import bleucli
+    from bleucli.metrics.bleu import BLEU
+    from bleucli.tokenizers import set_spm_model_provider, spm_model_provider
+
+    assert spm_model_provider() is bleucli._download_spm_model  # the test-set wing's download
+    asked = []
+
+    class Asked(Exception):
+        pass
+
+    def provider(name: str, **settings: object) -> None:
+        asked.append((name, settings))
+        raise Asked
+
+    with pytest.raises(Asked):
+        BLEU(tokenize="flores200", models={"provider": provider, "cache_dir": "/nowhere", "offline": True})
+    assert asked == [("flores200", {"cache_dir": "/nowhere", "offline": True})]
+    previous = set_spm_model_provider(None)
+    try:
+        with pytest.raises(OptionError, match="no model provider is set"):
+            BLEU(tokenize="spBLEU-1K")
+        with pytest.raises(Asked):
+            set_spm_model_provider(provider)
+            BLEU(tokenize="flores101")
+        assert asked[-1] == ("flores101", {})
+    finally:
+        set_spm_model_provider(previous)

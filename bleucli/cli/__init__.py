@@ -180,11 +180,9 @@ def cli() -> None:
 
 
 def _register_commands() -> None:
-    from ..testsets.cli import register_exit_codes
     from .score import score
 
     cli.add_command(score)
-    register_exit_codes()
 
 
 _register_commands()

@@ -1,8 +1,9 @@
 """Exit codes and the one-line messages the CLI writes to stderr.
 
-This module is the only place that knows which failure maps to which exit
-code, so scripts can rely on them (they are listed in the README). Library
-code raises typed exceptions; :func:`exit_code_for` classifies them.
+Library code raises typed exceptions, each carrying its documented exit code
+(:mod:`bleucli.errors`, the one table, listed in the README, so scripts can
+rely on them); :func:`exit_code_for` reads it, and this module says what each
+code means for ``--help``.
 """
 
 from __future__ import annotations
@@ -11,29 +12,14 @@ import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import IntEnum
 
-from ..errors import BleucliError, InputError, OptionError, SignatureMismatchError
+from ..errors import BleucliError, BleucliWarning, ExitCode
 
-
-class ExitCode(IntEnum):
-    """Documented exit codes of the ``bleucli`` command."""
-
-    OK = 0
-    INTERNAL = 1  # a bug in bleucli: please report it
-    USAGE = 2  # bad option, bad option value, conflicting options
-    DATA = 3  # bad input data: missing/unreadable file, decoding, line counts, empty input
-    NETWORK = 4  # a download failed (after retries)
-    INTEGRITY = 5  # checksum/size mismatch, corrupt cache that cannot be repaired offline
-    UNSAFE = 6  # unsafe archive or invalid test-set registry
-    SIGNATURE_MISMATCH = 7  # --expect-signature / `signature diff` found differences
-    WORSE = 8  # `compare --fail-if-worse`: a system is significantly worse than the baseline
-    OUTPUT = 74  # the result could not be written (EX_IOERR: disk full, closed stdout)
-    INTERRUPTED = 130  # Ctrl-C
-    BROKEN_PIPE = 141  # stdout closed early (e.g. `| head`), as a SIGPIPE death would report
-
+__all__ = ["ExitCode", "EXIT_CODE_MEANINGS", "exit_code_for", "library_warnings", "one_line", "error",
+           "set_quiet", "warning"]
 
 #: What each exit code means, for ``--help`` (the README's table says the same at length).
+#: The codes themselves, and which error class gets which, are :mod:`bleucli.errors`' (``exit_code``).
 EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "success",
     ExitCode.INTERNAL: "internal error: a bug in bleucli (BLEUCLI_DEBUG=1 shows the traceback)",
@@ -49,33 +35,17 @@ EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.BROKEN_PIPE: "stdout closed early (| head): bleucli stops quietly",
 }
 
-#: Exception classes added by later features register their exit code here
-#: (checked in order, most specific first).
-_CODES: list[tuple[type[BaseException], ExitCode]] = [
-    (SignatureMismatchError, ExitCode.SIGNATURE_MISMATCH),
-    (OptionError, ExitCode.USAGE),
-    (InputError, ExitCode.DATA),
-]
-
-
-def register(exception: type[BaseException], code: ExitCode) -> None:
-    """Map a library exception class to an exit code (most recent registrations win)."""
-    _CODES.insert(0, (exception, code))
-
 
 def exit_code_for(error: BaseException) -> ExitCode:
-    """The exit code for an expected failure; anything unknown is an internal error."""
-    for exception, code in _CODES:
-        if isinstance(error, exception):
-            return code
-    return ExitCode.DATA if isinstance(error, BleucliError) else ExitCode.INTERNAL
+    """The exit code for an expected failure (its class's ``exit_code``); anything unknown is an internal error."""
+    if isinstance(error, BleucliError):
+        return ExitCode(error.exit_code)
+    return ExitCode.INTERNAL
 
 
 @contextmanager
 def library_warnings(quiet: bool) -> Iterator[None]:
     """Collect the library's warnings while a command runs; show them on stderr afterwards unless ``quiet``."""
-    from ..metrics.base import BleucliWarning
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", BleucliWarning)
         try:

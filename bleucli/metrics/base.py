@@ -7,7 +7,6 @@ reuse the same two steps on resampled rows, so they need nothing metric-specific
 
 from __future__ import annotations
 
-import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -16,17 +15,15 @@ from operator import is_
 from typing import Any, Generic, TypeVar
 
 from ..engine.executor import CHUNK_SEGMENTS
+from ..errors import BleucliWarning as BleucliWarning  # its old home: still importable from here
 from ..errors import InputError, LengthMismatchError
+from ..errors import warn as warn
 from ..signature import Signature
 from ..statistics import Statistics, sum_rows, total
 
 RefData = TypeVar("RefData")
 
 _MISSING = object()
-
-
-class BleucliWarning(UserWarning):
-    """A condition worth telling the user about that does not stop scoring."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -60,13 +57,13 @@ class Score:
 
     def format(self, width: int = 2, score_only: bool = False, signature: str | Signature = "",
                is_json: bool = False, short: bool = False) -> str:
-        """sacreBLEU's ``Score.format``, same arguments and output (built by :mod:`bleucli.render`).
+        """sacreBLEU's ``Score.format``, same arguments and output (:mod:`bleucli.metrics.formatting`).
 
         ``signature`` is the string to print after the name, as in sacreBLEU
         (``str(metric.get_signature())``); a :class:`Signature` (such as this score's
         own ``score.signature``) is formatted, abbreviated with ``short=True``.
         """
-        from ..render.text import sacrebleu_format
+        from .formatting import sacrebleu_format
 
         if isinstance(signature, Signature):
             signature = signature.format(short)
@@ -87,8 +84,8 @@ class Score:
         return {}
 
     def to_dict(self) -> dict[str, Any]:
-        """The unrounded data of this score, JSON-ready (:func:`bleucli.render.records.score_data`)."""
-        from ..render.records import score_data
+        """The unrounded data of this score, JSON-ready (:func:`bleucli.metrics.formatting.score_data`)."""
+        from .formatting import score_data
 
         return score_data(self)
 
@@ -174,6 +171,18 @@ def chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     iterator = iter(items)
     while chunk := list(islice(iterator, size)):
         yield chunk
+
+
+def check_strings(values: Any, what: str) -> list[str]:
+    """A non-empty list of strings (``what``: ``hypotheses``, ``references``), or an :class:`InputError`."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise InputError(f"{what} must be a list of strings")
+    if not values:
+        raise InputError(f"no {what} given")
+    if not all(map(isinstance, values, repeat(str))):
+        wrong = next(v for v in values if not isinstance(v, str))
+        raise InputError(f"{what} must be strings, got {type(wrong).__name__}")
+    return list(values)
 
 
 def count_references(references: Sequence[Sequence[str | None]]) -> int | str:
@@ -446,12 +455,17 @@ class Metric(ABC, Generic[RefData]):
     def pairwise_scores(self, hypotheses: Sequence[str], references: Sequence[str]) -> list[list[float]]:
         """``[i][j]``: the sentence score of hypothesis i against reference j alone (MBR matrices).
 
-        Each cell equals ``sentence_score(hypotheses[i], [references[j]]).score``; each
-        reference is prepared once and each hypothesis tokenized once (:mod:`bleucli.metrics.pairwise`).
+        Each cell equals ``sentence_score(hypotheses[i], [references[j]]).score``. BLEU and chrF
+        prepare each reference once and tokenize each hypothesis once (their :meth:`_pairwise_matrix`).
         """
-        from .pairwise import pairwise_scores
+        hyps = check_strings(hypotheses, "hypotheses")
+        refs = check_strings(references, "references")
+        self.expect_references(1)
+        return self._pairwise_matrix(hyps, refs)
 
-        return pairwise_scores(self, hypotheses, references)
+    def _pairwise_matrix(self, hypotheses: list[str], references: list[str]) -> list[list[float]]:
+        """The matrix of :meth:`pairwise_scores` for checked, non-empty lists; a metric may do it faster."""
+        return [[self.sentence_score(h, [r]).score for r in references] for h in hypotheses]
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         """Score one hypothesis against its references (a list of strings)."""
@@ -464,11 +478,6 @@ class Metric(ABC, Generic[RefData]):
         # The statistics of a one-segment corpus, without the corpus machinery around them.
         self._nrefs = len(references)
         return self.score_from_statistics(self.single_use_statistics(hypothesis, tuple(references)), self._nrefs)
-
-
-def warn(message: str) -> None:
-    """Library-side notice; the CLI shows these on stderr (unless ``-q``)."""
-    warnings.warn(BleucliWarning(message), stacklevel=3)
 
 
 def _check_hypotheses(hypotheses: object) -> None:

@@ -15,12 +15,12 @@ from functools import cache, partial
 from typing import Any, Protocol
 
 from ..engine.executor import CHUNK_SEGMENTS
-from ..errors import InputError, OptionError
+from ..errors import InputError, OptionError, warn
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
 from ..signature import Signature
 from ..statistics import Statistics
 from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
-from .base import Metric, Score, warn
+from .base import Metric, Score
 from .compiled import StoredReferences, TextReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
@@ -580,3 +580,96 @@ class BLEU(Metric[BLEURefData]):
             "order": self.max_ngram_order if self.max_ngram_order != DEFAULT_MAX_ORDER else None,
             "reflen": self.ref_length if self._shortest else None,
         }
+
+    def _pairwise_matrix(self, hypotheses: list[str], references: list[str]) -> list[list[float]]:
+        return _bleu_pairwise_matrix(self, hypotheses, references)
+
+
+# -- pairwise sentence scores (MBR matrices) ---------------------------------
+# Each cell is what sacreBLEU 2.6's ``sentence_score(hypothesis, [reference]).score``
+# returns: the statistics of a pair are BLEU's own and the same arithmetic scores them.
+
+
+def _bleu_pairwise_matrix(metric: BLEU, hyps: list[str], refs: list[str]) -> list[list[float]]:
+    """:meth:`BLEU.pairwise_scores`: each reference prepared once (shared tables), each hypothesis tokenized once."""
+    order = metric.max_ngram_order
+    prepared = [metric.prepare_references((ref,), True) for ref in refs]
+    ref_lens = [p.lengths[0] for p in prepared]
+    options = (metric.smooth_method, metric.smooth_value, metric.effective_order, order)
+    matrix = []
+    for hyp in hyps:
+        sequence = metric._sequence(hyp)
+        hyp_len = len(sequence)
+        totals = _ngram_totals(hyp_len, order)
+        if metric.smooth_method == "add-k":
+            matrix.append([_bleu(p.matches(sequence, order), totals, hyp_len, ref_len, *options)[0]
+                           for p, ref_len in zip(prepared, ref_lens)])
+        else:
+            score = _row_scorer(hyp_len, totals, *options)
+            matrix.append([score(p.matches(sequence, order), ref_len) for p, ref_len in zip(prepared, ref_lens)])
+    return matrix
+
+
+def _row_scorer(hyp_len: int, totals: tuple[int, ...], smooth_method: str, smooth_value: float | None,
+                effective_order: bool, order: int) -> Any:
+    """``_bleu(matches, totals, hyp_len, ref_len, ...)[0]`` for one hypothesis (pairwise matrices).
+
+    The same values in the same order of operations (each precision, its log,
+    ``sum`` of the same list of logs, the division, ``exp``, the penalty), so
+    the result is identical; what depends on the hypothesis alone (the orders
+    it has, the length of the log list) is settled once, and logs and brevity
+    penalties are memoized (a row has few distinct counts and lengths). Not
+    for add-k, whose smoothing changes the counts (that goes through ``_bleu``).
+    """
+    reach = 0  # orders the hypothesis has n-grams of: _bleu stops at the first empty one
+    while reach < order and totals[reach] != 0:
+        reach += 1
+    used = reach if effective_order else order
+    padding = [_LOG_ZERO] * (used - reach)  # orders never reached keep precision 0.0
+    exp_smoothing = smooth_method == "exp"
+    zero_logs: list[Any] = []  # per order: the log used for a zero count (exp: per number of zeros so far)
+    for n in range(reach):
+        if exp_smoothing:
+            zero_logs.append({})
+        elif smooth_method == "floor":
+            precision = 100.0 * smooth_value / totals[n]  # type: ignore[operator]
+            zero_logs.append(math.log(precision) if precision != 0.0 else _LOG_ZERO)
+        else:
+            zero_logs.append(_LOG_ZERO)
+    match_logs: list[dict[int, float]] = [{} for _ in range(reach)]
+    penalties: dict[int, float] = {}
+    log = math.log
+    exp = math.exp
+
+    def score(correct: list[int], ref_len: int) -> float:
+        if not any(correct):
+            return 0.0
+        logs = []
+        divisor = 1.0
+        for n in range(reach):
+            count = correct[n]
+            if count:
+                value = match_logs[n].get(count)
+                if value is None:
+                    value = match_logs[n][count] = log(100.0 * count / totals[n])
+            elif exp_smoothing:
+                divisor *= 2
+                value = zero_logs[n].get(divisor)
+                if value is None:
+                    precision = 100.0 / (divisor * totals[n])
+                    value = zero_logs[n][divisor] = log(precision) if precision != 0.0 else _LOG_ZERO
+            else:
+                value = zero_logs[n]
+            logs.append(value)
+        if padding:
+            logs += padding
+        penalty = penalties.get(ref_len)
+        if penalty is None:
+            if hyp_len < ref_len:
+                penalty = exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
+            else:
+                penalty = 1.0
+            penalties[ref_len] = penalty
+        return penalty * exp(sum(logs) / used)
+
+    return score

@@ -455,3 +455,17 @@ class CHRF(Metric[ChrfRefData]):
             "space": self.whitespace,
             "beta": self.beta if self.beta != DEFAULT_BETA else None,
         }
+
+    def _pairwise_matrix(self, hypotheses: list[str], references: list[str]) -> list[list[float]]:
+        """:meth:`pairwise_scores`: each reference prepared once (shared tables), each hypothesis split once."""
+        prepared = [self.prepare_references((ref,), True) for ref in references]
+        char_order, word_order = self.char_order, self.word_order
+        best, score = self._best, self.resampled_score
+        matrix = []
+        for hyp in hypotheses:
+            chars = self._chars(hyp)
+            words = self._words(hyp) if word_order else []
+            n_chars, n_words = len(chars), len(words)
+            matrix.append([float(score(best(n_chars, n_words, p.matched(chars, words, char_order, word_order), 1)))
+                           for p in prepared])
+        return matrix

@@ -3,7 +3,7 @@
 Two forms of the same record:
 
 * :func:`score_data` is the unrounded data of a score (``Score.to_dict()`` in
-  the Python API): name, score, signature string and fields, and the
+  the Python API; the core's, :mod:`bleucli.metrics.formatting`): name, score, signature string and fields, and the
   metric's statistics (BLEU's counts and lengths, chrF's orders, TER's edits).
 * :func:`score_record` is what the CLI prints as JSON: **sacreBLEU 2.6's
   object first, key for key** (``name``, ``score`` rounded to ``-w``,
@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from ..metrics.formatting import score_data as score_data  # the core's, re-exported: one schema
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.base import Score
@@ -63,24 +65,6 @@ def check_finite(score: Score) -> None:
 def rounded(value: float, width: int) -> float:
     """A value as sacreBLEU's JSON writes it: the printed digits read back as a float."""
     return float(f"{value:.{width}f}")
-
-
-def score_data(score: Score) -> dict[str, Any]:
-    """The unrounded data of one score (the Python API's ``Score.to_dict()``)."""
-    data: dict[str, Any] = {
-        "name": score.name,
-        "score": score.score,
-        "signature": score.signature.format(),
-        "signature_fields": score.signature.to_dict(),
-    }
-    details = score.details()
-    if details:
-        data["verbose_score"] = details
-    data.update(score.statistics_data())
-    data["nrefs"] = score.signature.to_dict()["nrefs"]
-    if score.mean is not None:  # corpus_score(..., n_bootstrap=N)
-        data.update(mean=score.mean, ci=score.ci)
-    return data
 
 
 def score_record(

@@ -1,7 +1,9 @@
 """sacreBLEU's text shapes for scores: one line per score, and the table of several systems.
 
 Text output follows sacreBLEU's shapes character for character so that
-existing log parsers keep working. Pure functions, no I/O.
+existing log parsers keep working. Pure functions, no I/O. A score's own line
+(sacreBLEU's ``Score.format``, :func:`sacrebleu_format`) is the core's
+(:mod:`bleucli.metrics.formatting`), so that ``str(score)`` needs nothing from here.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..metrics.formatting import sacrebleu_format
 from .records import check_finite
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,39 +34,6 @@ def paint(text: str, color: str, enabled: bool) -> str:
 def score_line(score: Score, width: int = 1, score_only: bool = False, short: bool = False) -> str:
     """``NAME|signature = score[ details]`` (or just the score)."""
     return sacrebleu_format(score, width, score_only, score.signature.format(short))
-
-
-def sacrebleu_format(score: Score, width: int = 2, score_only: bool = False, signature: str = "",
-                     is_json: bool = False) -> str:
-    """sacreBLEU 2.6's ``Score.format``: ``NAME[|signature] = score[ (μ = mean ± ci)][ details]``, or its JSON.
-
-    Without a signature the line is ``NAME = score[ details]``, which is also what
-    ``str(score)`` and ``repr(score)`` give in sacreBLEU (``width=2``). The JSON is
-    sacreBLEU's ``indent=1`` object: ``name``, ``score`` rounded to ``width``,
-    ``signature``, ``verbose_score`` when the metric has details, then each
-    signature field as a key. sacreBLEU raises ``ValueError`` for JSON without a
-    signature; here the fields are then simply absent.
-    """
-    value = f"{score.score:.{width}f}"
-    details = score.details()
-    data: dict[str, object] = {"name": score.name, "score": float(value), "signature": signature}
-    if score.mean is not None and score.mean > 0:  # sacreBLEU's test: `if self._mean > 0`
-        mean, ci = f"{score.mean:.{width}f}", f"{score.ci:.{width}f}"
-        value += f" (μ = {mean} ± {ci})"
-        data.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}")
-    if is_json:
-        import json
-
-        if details:
-            data["verbose_score"] = details
-        for field in signature.split("|") if signature else ():
-            key, _, field_value = field.partition(":")
-            data[key] = field_value
-        return json.dumps(data, indent=1, ensure_ascii=False)
-    if score_only:
-        return value
-    line = f"{score.name}|{signature} = {value}" if signature else f"{score.name} = {value}"
-    return f"{line} {details}" if details else line
 
 
 def align_on_equals(lines: Sequence[str]) -> list[str]:

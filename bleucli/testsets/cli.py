@@ -2,7 +2,7 @@
 --origlang, --subset, plus --cache-dir, --offline and --testsets.
 
 Everything here is a thin layer over :mod:`bleucli.testsets`; the library does
-the work and raises typed errors, mapped to exit codes by :func:`register_exit_codes`.
+the work and raises typed errors, each carrying its exit code (:mod:`bleucli.errors`).
 requests and PyYAML are imported only when a test-set option is actually used.
 """
 
@@ -59,28 +59,6 @@ def testset_options(command: Callable[..., Any], keys: tuple[str, ...] = TESTSET
     for key in reversed(keys):
         command = _OPTIONS[key](command)
     return command
-
-
-def register_exit_codes() -> None:
-    """Map the test-set errors to the documented exit codes (see the README)."""
-    from ..clikit.report import ExitCode, register
-    from ..errors import (
-        CacheError,
-        DownloadError,
-        IntegrityError,
-        NotCachedError,
-        RedirectError,
-        RegistryError,
-        UnsafeArchiveError,
-    )
-
-    register(CacheError, ExitCode.DATA)
-    register(DownloadError, ExitCode.NETWORK)
-    register(IntegrityError, ExitCode.INTEGRITY)
-    register(NotCachedError, ExitCode.INTEGRITY)
-    register(UnsafeArchiveError, ExitCode.UNSAFE)
-    register(RegistryError, ExitCode.UNSAFE)
-    register(RedirectError, ExitCode.UNSAFE)
 
 
 # ------------------------------------------------------------------ progress

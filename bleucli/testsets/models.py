@@ -13,6 +13,10 @@ checked against a recorded checksum *every time it is loaded*:
   registry has no checksums yet). A model file without a manifest was never
   verified by bleucli and is fetched again.
 
+This module is the tokenizers' model provider: ``import bleucli`` hands
+:func:`load_model` to :func:`bleucli.tokenizers.set_spm_model_provider`, so
+that the (core) tokenizers never import this wing.
+
 A mismatch is an :class:`IntegrityError`, never a score. Layout:
 ``<cache>/models/<name>/<file>`` and ``<cache>/models/<name>/manifest.json``.
 """
@@ -22,76 +26,19 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IntegrityError, NotCachedError, OptionError, RegistryError
+from ..errors import IntegrityError, NotCachedError, RegistryError
+from ..tokenizers.tok_spm import LoadedModel
+from .registry import ModelSpec
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .registry import Registry, _Checker
+    from .registry import Registry
 
-_FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_MD5_RE = re.compile(r"[0-9a-f]{32}")
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
 MANIFEST = "manifest.json"
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """One model of the registry: where it comes from and what it must hash to (when known)."""
-
-    name: str
-    url: str
-    file: str
-    signature: str
-    md5: str | None = None
-    sha256: str | None = None
-    size: int | None = None
-
-
-@dataclass(frozen=True)
-class LoadedModel:
-    """A model's bytes as verified at load time, with the sha256 they hash to."""
-
-    name: str
-    path: Path
-    data: bytes
-    sha256: str
-    signature: str
-
-
-def validate_models(check: _Checker, raw: Any) -> Mapping[str, ModelSpec]:
-    """The ``models:`` section of a registry (see testsets.yaml's header for its keys)."""
-    from types import MappingProxyType
-
-    if raw is None:
-        return MappingProxyType({})
-    if not isinstance(raw, dict):
-        raise check.fail("models", f"expected a mapping, got {type(raw).__name__}")
-    models: dict[str, ModelSpec] = {}
-    for name, entry in raw.items():
-        check.string(name, "models (key)", _FILE_RE)
-        where = f"models.{name}"
-        data = check.mapping(entry, where, {"url", "file", "signature", "md5", "sha256", "size", "note"},
-                             {"url", "signature"})
-        url = check.string(data["url"], f"{where}.url")
-        if not re.match(r"https?://[^/\s]+", url) or any(c.isspace() for c in url):
-            raise check.fail(f"{where}.url", f"only http(s) URLs are allowed, got {url!r}")
-        default_file = url.rstrip("/").rsplit("/", 1)[-1]
-        file = check.string(data.get("file", default_file), f"{where}.file", _FILE_RE)
-        models[name] = ModelSpec(
-            name=name, url=url, file=file,
-            signature=check.string(data["signature"], f"{where}.signature"),
-            md5=check.string(data["md5"], f"{where}.md5", _MD5_RE) if "md5" in data else None,
-            sha256=check.string(data["sha256"], f"{where}.sha256", _SHA256_RE) if "sha256" in data else None,
-            size=check.integer(data["size"], f"{where}.size", 1) if "size" in data else None,
-        )
-        if "note" in data:
-            check.string(data["note"], f"{where}.note")
-    return MappingProxyType(models)
 
 
 def model_spec(registry: Registry, name: str) -> ModelSpec:
@@ -188,7 +135,7 @@ def _load_cached(spec: ModelSpec, path: Path) -> LoadedModel | None:
 
 
 def _download(spec: ModelSpec, path: Path) -> LoadedModel:
-    from ..metrics.base import warn
+    from ..errors import warn
     from . import cache
     from .downloader import fetch
     from .registry import Download
@@ -212,14 +159,3 @@ def _download(spec: ModelSpec, path: Path) -> LoadedModel:
              f"for it, so its sha256 {sha256} ({len(data)} bytes) is now pinned in {manifest_path} and "
              "every later load is held to it")
     return LoadedModel(spec.name, path, data, sha256, spec.signature)
-
-
-def load_local_model(path: str | os.PathLike[str]) -> LoadedModel:
-    """A user's own model file (``--spm-model``): its bytes and sha256, read once."""
-    model_path = Path(path)
-    try:
-        data = model_path.read_bytes()
-    except OSError as exc:
-        raise OptionError(f"cannot read SentencePiece model {model_path}: {exc.strerror or exc}") from None
-    sha256 = hashlib.sha256(data).hexdigest()
-    return LoadedModel("spm", model_path, data, sha256, f"spm-{sha256[:12]}")

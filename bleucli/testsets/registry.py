@@ -33,6 +33,7 @@ _PAIR_RE = re.compile(rf"{_LANG}-{_LANG}")
 _MD5_RE = re.compile(r"[0-9a-f]{32}")
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 _LABEL_RE = re.compile(r"[A-Za-z0-9._-]*")
+_FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 @dataclass(frozen=True)
@@ -129,14 +130,27 @@ class TestSet:
 
 
 @dataclass(frozen=True)
+class ModelSpec:
+    """One model of the registry: where it comes from and what it must hash to (when known)."""
+
+    name: str
+    url: str
+    file: str
+    signature: str
+    md5: str | None = None
+    sha256: str | None = None
+    size: int | None = None
+
+
+@dataclass(frozen=True)
 class Registry:
     """All test sets and downloads of one registry file."""
 
     path: str
     testsets: Mapping[str, TestSet]
     downloads: Mapping[str, Download]
-    #: SentencePiece models for spBLEU (the optional ``models:`` section; see ``models.py``)
-    models: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: SentencePiece models for spBLEU (the optional ``models:`` section; fetched by ``models.py``)
+    models: Mapping[str, ModelSpec] = field(default_factory=lambda: MappingProxyType({}))
 
     def get(self, name: str) -> TestSet:
         """The named test set, or :class:`UnknownTestSetError` with close-name suggestions."""
@@ -384,6 +398,35 @@ def _validate_testset(check: _Checker, name: str, raw: Any, downloads: Mapping[s
                    subsets=MappingProxyType(subsets))
 
 
+def validate_models(check: _Checker, raw: Any) -> Mapping[str, ModelSpec]:
+    """The ``models:`` section of a registry (see testsets.yaml's header for its keys)."""
+    if raw is None:
+        return MappingProxyType({})
+    if not isinstance(raw, dict):
+        raise check.fail("models", f"expected a mapping, got {type(raw).__name__}")
+    models: dict[str, ModelSpec] = {}
+    for name, entry in raw.items():
+        check.string(name, "models (key)", _FILE_RE)
+        where = f"models.{name}"
+        data = check.mapping(entry, where, {"url", "file", "signature", "md5", "sha256", "size", "note"},
+                             {"url", "signature"})
+        url = check.string(data["url"], f"{where}.url")
+        if not re.match(r"https?://[^/\s]+", url) or any(c.isspace() for c in url):
+            raise check.fail(f"{where}.url", f"only http(s) URLs are allowed, got {url!r}")
+        default_file = url.rstrip("/").rsplit("/", 1)[-1]
+        file = check.string(data.get("file", default_file), f"{where}.file", _FILE_RE)
+        models[name] = ModelSpec(
+            name=name, url=url, file=file,
+            signature=check.string(data["signature"], f"{where}.signature"),
+            md5=check.string(data["md5"], f"{where}.md5", _MD5_RE) if "md5" in data else None,
+            sha256=check.string(data["sha256"], f"{where}.sha256", _SHA256_RE) if "sha256" in data else None,
+            size=check.integer(data["size"], f"{where}.size", 1) if "size" in data else None,
+        )
+        if "note" in data:
+            check.string(data["note"], f"{where}.note")
+    return MappingProxyType(models)
+
+
 def validate(data: Any, source: str) -> Registry:
     """Turn parsed YAML into a :class:`Registry`, or raise :class:`RegistryError`."""
     check = _Checker(source)
@@ -417,8 +460,6 @@ def validate(data: Any, source: str) -> Registry:
             raise check.fail(f"testsets.{name}", f"name collides with '{clash}' in the cache (case-insensitive)")
         dirnames[testset.dirname.lower()] = name
         testsets[name] = testset
-    from .models import validate_models
-
     return Registry(path=source, testsets=MappingProxyType(testsets), downloads=MappingProxyType(downloads),
                     models=validate_models(check, top.get("models")))
 

@@ -3,11 +3,16 @@
 Adding a tokenizer is one new module in this package and one line in
 ``_REGISTRY``. Nothing is imported until a tokenizer is asked for, so the
 ``regex`` module (intl) costs nothing to a run that uses 13a.
+
+It also holds the SentencePiece *model provider* (:func:`set_spm_model_provider`):
+where the ``flores101``/``flores200``/``spBLEU-1K`` models come from, which is
+the test-set wing's business, not a tokenizer's (see :mod:`.tok_spm`).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..errors import OptionError
@@ -80,3 +85,27 @@ def get_tokenizer(name: str, **config: Any) -> Tokenizer:
     settings = {key: value for key, value in config.items() if value is not None and key in accepted}
     tokenizer: Tokenizer = factory(**settings)
     return tokenizer
+
+
+#: ``provider(name, **settings)``: the SentencePiece model ``name`` (``flores200``...) as an object with
+#: ``path``, ``data`` (its verified bytes), ``sha256`` and ``signature``; ``settings`` are the
+#: ``models`` mapping given to the tokenizer (``cache_dir``, ``offline``, ``registry``).
+SpmModelProvider = Callable[..., Any]
+
+_spm_model_provider: SpmModelProvider | None = None
+
+
+def set_spm_model_provider(provider: SpmModelProvider | None) -> SpmModelProvider | None:
+    """Make ``provider`` the process's source of SentencePiece models (``None``: none); returns the previous one.
+
+    ``import bleucli`` sets the test-set wing's (download into bleucli's verified cache on
+    first use); a caller may also pass one for a single metric as ``models={"provider": ...}``.
+    """
+    global _spm_model_provider
+    previous, _spm_model_provider = _spm_model_provider, provider
+    return previous
+
+
+def spm_model_provider() -> SpmModelProvider | None:
+    """The provider set by :func:`set_spm_model_provider`, if any."""
+    return _spm_model_provider

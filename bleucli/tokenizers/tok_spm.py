@@ -8,10 +8,28 @@ own. Signatures are the model names (``flores101``, ``flores200``,
 as such.
 
 Beyond sacreBLEU: the model comes from the registry's ``models:`` section
-through bleucli's verified cache (:mod:`bleucli.testsets.models`), and
-``spm`` with a local model file (``--spm-model PATH``) signs as
-``spm-<first 12 hex digits of the file's sha256>``, so a custom-model spBLEU
-names the exact model that produced it.
+through bleucli's verified cache, and ``spm`` with a local model file
+(``--spm-model PATH``, read here) signs as ``spm-<first 12 hex digits of the
+file's sha256>``, so a custom-model spBLEU names the exact model that produced it.
+
+Where registry models come from (a design decision): downloading them is the
+test-set wing's job (:mod:`bleucli.testsets.models`: registry, cache, checksums,
+network), and the tokenizers are core, which never imports a wing. So the
+tokenizer is *given* a model provider, ``provider(name, **settings)`` returning a
+:class:`LoadedModel`-shaped object, looked up in this order:
+
+1. ``models["provider"]`` when the caller passes one (the other keys of
+   ``models``, ``cache_dir``/``offline``/``registry``, go to the provider);
+2. the process-wide provider of :func:`bleucli.tokenizers.set_spm_model_provider`,
+   which the package's public layer (``bleucli/__init__.py``, run by every
+   ``import bleucli...``) sets to the test-set wing's download: so
+   ``BLEU(tokenize="flores200")`` and ``-tok flores200`` download the model on
+   first use exactly as before;
+3. none: an :class:`OptionError` saying the model must be provided.
+
+A plain function registry was chosen over an ``importlib.metadata`` entry point:
+it needs no installed package metadata (a source checkout works) and costs
+nothing until a model is needed.
 
 Models are loaded from verified bytes (``LoadFromSerializedProto``), so the
 file cannot change between the check and the load. The processor is built
@@ -23,12 +41,50 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..errors import IntegrityError, OptionError
 
 #: sacreBLEU's ``spm`` alias reads the flores101 model.
 SPM_ALIAS_MODEL = "flores101"
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A model's bytes as verified at load time, with the sha256 they hash to."""
+
+    name: str
+    path: Path
+    data: bytes
+    sha256: str
+    signature: str
+
+
+def load_local_model(path: str | os.PathLike[str]) -> LoadedModel:
+    """A user's own model file (``--spm-model``): its bytes and sha256, read once."""
+    model_path = Path(path)
+    try:
+        data = model_path.read_bytes()
+    except OSError as exc:
+        raise OptionError(f"cannot read SentencePiece model {model_path}: {exc.strerror or exc}") from None
+    sha256 = hashlib.sha256(data).hexdigest()
+    return LoadedModel("spm", model_path, data, sha256, f"spm-{sha256[:12]}")
+
+
+def provided_model(name: str, models: dict[str, Any] | None) -> Any:
+    """Registry model ``name`` from the caller's provider (``models["provider"]``) or the process's."""
+    from . import spm_model_provider
+
+    settings = dict(models) if models is not None else {}
+    provider = settings.pop("provider", None) or spm_model_provider()
+    if provider is None:
+        raise OptionError(f"tokenizer '{name}' needs the SentencePiece model '{name}', and no model provider "
+                          "is set: pass models={'provider': ...} (or call "
+                          "bleucli.tokenizers.set_spm_model_provider), or give a local model file "
+                          "(spm_model=PATH, --spm-model PATH)")
+    return provider(name, **settings)
 
 
 def _processor(data: bytes) -> Any:
@@ -55,9 +111,8 @@ class SpmTokenizer:
 
     def __init__(self, spm_model: str | os.PathLike[str] | None = None,
                  models: dict[str, Any] | None = None) -> None:
-        """``models``: where registry models are cached (``cache_dir``, ``offline``, ``registry``)."""
-        from ..testsets.models import load_local_model, load_model
-
+        """``models``: where registry models come from (``provider``, see the module's docstring) and the
+        provider's settings (the test-set wing's: ``cache_dir``, ``offline``, ``registry``)."""
         try:
             import sentencepiece  # noqa: F401 - fail before any download when the extra is missing
         except ImportError:
@@ -66,9 +121,7 @@ class SpmTokenizer:
         if spm_model is not None:
             loaded = load_local_model(spm_model)
         else:
-            store = models if models is not None else {}
-            loaded = load_model(self.model_name, cache_dir=store.get("cache_dir"), offline=store.get("offline"),
-                                registry=store.get("registry"))
+            loaded = provided_model(self.model_name, models)
         self.signature = loaded.signature
         self.model_path = str(loaded.path)
         self.model_sha256 = loaded.sha256
