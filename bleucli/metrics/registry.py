@@ -408,7 +408,7 @@ def _load_plugin(name: str, target: str, distribution: str) -> MetricEntry:
         value: Any = importlib.import_module(module)
         for part in attribute.split(".") if attribute else ():
             value = getattr(value, part)
-    except Exception as error:  # a broken plugin must not stop the built-in metrics
+    except Exception as error:  # a broken plugin must not stop the other metrics (entries() leaves it out)
         raise OptionError(f"metric plugin '{name}' ({distribution}: {target}) cannot be loaded: "
                           f"{type(error).__name__}: {error}") from None
     if not isinstance(value, MetricEntry):
@@ -420,28 +420,54 @@ def _load_plugin(name: str, target: str, distribution: str) -> MetricEntry:
 
 
 _entries: dict[str, MetricEntry] | None = None
+#: why each plugin that could not be registered was refused, by its entry point's name
+_broken: dict[str, str] = {}
+
+
+class PluginWarning(UserWarning):
+    """A metric plugin could not be registered; every other metric still works."""
 
 
 def entries() -> dict[str, MetricEntry]:
-    """Every metric by name: the built-in ones in sacreBLEU's printing order, then the plugins by name."""
+    """Every metric by name: the built-in ones in sacreBLEU's printing order, then the plugins by name.
+
+    A plugin that cannot be registered (see :func:`_load_plugin`) is left out
+    with a :class:`PluginWarning`, so that it does not stop the other metrics;
+    :func:`get` of its name raises the reason as an :class:`OptionError`.
+    """
     global _entries
     if _entries is None:
+        import warnings
+
         table = {entry.name: entry for entry in BUILTIN}
+        broken: dict[str, str] = {}
         for name, target, distribution in sorted(_declared_entry_points()):
             if name.lower() in table:
                 if table[name.lower()].origin == "bleucli":
-                    raise OptionError(f"metric plugin '{name}' ({distribution}) would replace the built-in "
-                                      f"metric of that name")
+                    broken[name.lower()] = (f"metric plugin '{name}' ({distribution}) would replace the built-in "
+                                            "metric of that name")
                 continue  # the same plugin seen twice on sys.path: the first wins
-            table[name.lower()] = _load_plugin(name, target, distribution)
+            try:
+                table[name.lower()] = _load_plugin(name, target, distribution)
+            except OptionError as error:
+                broken[name.lower()] = str(error)
+        for message in broken.values():
+            warnings.warn(PluginWarning(f"{message}; it is left out"), stacklevel=2)
+        _broken.clear()
+        _broken.update(broken)
         _entries = table
     return _entries
 
 
 def get(name: str) -> MetricEntry:
-    """The entry of metric ``name`` (any case); an unknown name is an :class:`OptionError` listing the known."""
+    """The entry of metric ``name`` (any case); an unknown name is an :class:`OptionError` listing the known.
+
+    A plugin of that name that could not be registered raises why instead.
+    """
     entry = entries().get(name.lower())
     if entry is None:
+        if name.lower() in _broken:
+            raise OptionError(_broken[name.lower()])
         raise OptionError(f"unknown metric '{name}' (choose from: {', '.join(entries())})")
     return entry
 
@@ -492,6 +518,6 @@ def build_metrics(
 
 
 __all__ = [
-    "ENTRY_POINT_GROUP", "Flag", "StatisticsSchema", "MetricEntry", "BUILTIN", "entries", "get", "metric_names",
-    "for_score", "metric_options_from_flags", "build_metrics",
+    "ENTRY_POINT_GROUP", "Flag", "StatisticsSchema", "MetricEntry", "PluginWarning", "BUILTIN", "entries", "get",
+    "metric_names", "for_score", "metric_options_from_flags", "build_metrics",
 ]

@@ -213,6 +213,8 @@ def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list
         expected += document["segments"]
     # the tokenizer was resolved when the shard was written: no target language needed here
     metrics = registry.build_metrics(first["_options"], None, "", first["signature_fields"] or None)
+    for path, document in ordered:  # each shard's own sums, or a negative count could hide in the total
+        _check_statistics(path, first["_options"], document["_statistics"])
     n_systems = len(first["systems"])
     sums = [[total(document["_statistics"][m][k] for _, document in ordered) for k in range(n_systems)]
             for m in range(len(metrics))]

@@ -312,8 +312,11 @@ def detail_rows(options: RunOptions, data: Any, metrics: Any, hypotheses: list[s
 
 
 def _metric_option(name: str) -> str:
-    """The ``-m`` value of a metric by its score name (``chrF2++`` -> ``chrf``)."""
-    return "chrf" if name.startswith("chrF") else name.lower()
+    """The ``-m`` value of a metric by its score name (``chrF2++`` -> ``chrf``; a plugin's by its registry entry)."""
+    from ..metrics import registry
+
+    entry = registry.for_score(name)
+    return entry.name if entry is not None else name.lower()
 
 
 def json_extra(data: Any) -> dict[str, Any]:
