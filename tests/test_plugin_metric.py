@@ -122,6 +122,29 @@ def test_a_broken_plugin_is_a_clear_option_error(plugin_path: Path, entry_points
     assert message in str(error.value)
 
 
+def test_a_broken_plugin_through_the_command_line(tmp_path: Path) -> None:
+    """One warning line (none with -q), every other metric still scores, and -m of it exits 2 with the reason."""
+    _fake_distribution(tmp_path / "site", "fake_cli_broken", "[bleucli.metrics]\nbroken = fake_cli_broken:ENTRY\n",
+                       {"fake_cli_broken": "raise ImportError('no numpy here')\n"})
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site"), "BLEUCLI_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "bleucli", str(REF), "-i", str(SYS_A), *args], env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    scored = run("-b")
+    assert scored.returncode == 0 and scored.stdout.strip() == "38.6", scored.stderr
+    assert scored.stderr.splitlines() == [
+        "bleucli: warning: metric plugin 'broken' (fake-cli-broken: fake_cli_broken:ENTRY) cannot be loaded: "
+        "ImportError: no numpy here; it is left out"]
+    quiet = run("-b", "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    asked = run("-m", "broken")
+    assert asked.returncode == 2 and "cannot be loaded: ImportError: no numpy here" in asked.stderr.splitlines()[-1]
+    assert asked.stdout == "" and "Traceback" not in asked.stderr
+
+
 # -- the example installed in a venv, through the command line ---------------------------------------------------------
 @pytest.fixture(scope="module")
 def plugin_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -180,8 +180,17 @@ def cli() -> None:
 
 
 def _register_commands() -> None:
-    from .score import score
+    """Add the scoring command. Building it reads the metric registry: a plugin that cannot be
+    registered warns then, before any command runs, so its warning waits for the command's
+    (:func:`bleucli.clikit.report.defer_warnings`), which shows it unless ``-q``."""
+    import warnings
 
+    from ..errors import BleucliWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", BleucliWarning)
+        from .score import score
+    report.defer_warnings(str(item.message) for item in caught if issubclass(item.category, BleucliWarning))
     cli.add_command(score)
 
 

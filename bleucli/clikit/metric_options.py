@@ -48,7 +48,9 @@ def _option(entry: registry.MetricEntry, flag: registry.Flag) -> Callable[[Any],
 def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """``-m`` (every registered metric's name) and each metric's flags, in registry order."""
     names = list(registry.entries())
-    options = [click.option("-m", "--metrics", multiple=True, type=click.Choice(names, case_sensitive=False),
+    # a plugin that could not be registered stays a choice, so that asking for it says why it cannot run
+    choices = [*names, *registry.refused()]
+    options = [click.option("-m", "--metrics", multiple=True, type=click.Choice(choices, case_sensitive=False),
                             metavar="METRIC...", help=f"Metrics to compute: {', '.join(names)} [default: bleu].")]
     for entry in registry.entries().values():
         options.extend(_option(entry, flag) for flag in entry.flags)

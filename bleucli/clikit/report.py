@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from ..errors import BleucliError, BleucliWarning, ExitCode
@@ -43,6 +43,15 @@ def exit_code_for(error: BaseException) -> ExitCode:
     return ExitCode.INTERNAL
 
 
+#: Library warnings given before a command ran (building the commands), shown with the command's own.
+_deferred: list[str] = []
+
+
+def defer_warnings(messages: Iterable[str]) -> None:
+    """Keep warnings given before any command runs, for :func:`library_warnings` to show (unless ``-q``)."""
+    _deferred.extend(messages)
+
+
 @contextmanager
 def library_warnings(quiet: bool) -> Iterator[None]:
     """Collect the library's warnings while a command runs; show them on stderr afterwards unless ``quiet``."""
@@ -52,6 +61,8 @@ def library_warnings(quiet: bool) -> Iterator[None]:
             yield
         finally:
             if not quiet:
+                for message in _deferred:
+                    warning(message)
                 for item in caught:
                     if issubclass(item.category, BleucliWarning):
                         warning(str(item.message))

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import OptionError
+from ..errors import BleucliWarning, OptionError
 from ..frozen import Frozen
 from ..options import (
     MAX_ORDER_LIMIT,
@@ -424,7 +424,7 @@ _entries: dict[str, MetricEntry] | None = None
 _broken: dict[str, str] = {}
 
 
-class PluginWarning(UserWarning):
+class PluginWarning(BleucliWarning):
     """A metric plugin could not be registered; every other metric still works."""
 
 
@@ -457,6 +457,12 @@ def entries() -> dict[str, MetricEntry]:
         _broken.update(broken)
         _entries = table
     return _entries
+
+
+def refused() -> dict[str, str]:
+    """The plugins that could not be registered, by name, each with the reason (empty when all loaded)."""
+    entries()
+    return dict(_broken)
 
 
 def get(name: str) -> MetricEntry:
@@ -518,6 +524,6 @@ def build_metrics(
 
 
 __all__ = [
-    "ENTRY_POINT_GROUP", "Flag", "StatisticsSchema", "MetricEntry", "PluginWarning", "BUILTIN", "entries", "get",
-    "metric_names", "for_score", "metric_options_from_flags", "build_metrics",
+    "ENTRY_POINT_GROUP", "Flag", "StatisticsSchema", "MetricEntry", "PluginWarning", "BUILTIN", "entries", "refused",
+    "get", "metric_names", "for_score", "metric_options_from_flags", "build_metrics",
 ]
