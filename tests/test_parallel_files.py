@@ -205,6 +205,41 @@ def test_too_long_segment_in_a_later_chunk_of_the_second_range(tmp_path: Path,
     assert messages[0] == messages[1] and messages[0].startswith("hyp:4800: TER: hypothesis of 40 words")
 
 
+def test_rows_and_sentences_of_workers_reading_files_equal_one_process(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """stream_rows and sentence scores take the file-range path with -j 2, with the same rows and errors."""
+    monkeypatch.setattr(partition, "RANGE_LINES", 50)
+    random.seed(7)
+    words = "the a house is small big . , it was".split()
+    ref = write(tmp_path / "ref", "".join(" ".join(random.choices(words, k=8)) + "\n" for _ in range(3000)).encode())
+    hyp = write(tmp_path / "hyp", "".join(" ".join(random.choices(words, k=7)) + "\n" for _ in range(3000)).encode())
+    metrics = [BLEU(), CHRF(), TER()]
+
+    def rows(jobs: int) -> Any:
+        streams = streaming.Streams(["hyp"], [FileLines(hyp)], ["ref"], [FileLines(ref)])
+        return streaming.stream_rows(metrics, streams, jobs)
+
+    def sentences(jobs: int) -> list[Any]:
+        streams = streaming.Streams(["hyp"], [FileLines(hyp)], ["ref"], [FileLines(ref)])
+        return [s.score for s in streaming.parallel_sentence_scores(BLEU(effective_order=True), streams, jobs)]
+
+    calls: list[int] = []
+    original = partition._range_parts
+    monkeypatch.setattr(partition, "_range_parts", lambda *args: calls.append(1) or original(*args))
+    assert rows(2) == rows(1) and sentences(2) == sentences(1)
+    assert calls == [1, 1]  # -j 2: both read by the tasks themselves
+    long = b" ".join(b"w%d" % k for k in range(40))
+    hyp = write(tmp_path / "hyp", b"a b c\n" * 2799 + long + b"\n" + b"a b c\n" * 200)
+    ref = write(tmp_path / "ref", b"a b c\n" * 3000)
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(InputError) as caught:
+            streaming.stream_rows([TER(max_words=30)], streaming.Streams(["hyp"], [FileLines(hyp)], ["ref"],
+                                                                         [FileLines(ref)]), jobs)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and messages[0].startswith("hyp:2800: TER: hypothesis of 40 words")
+
+
 def _part(context: dict[str, Any], value: int) -> tuple[int, int]:
     if value < 0:
         raise InputError("a bad part", "file", -value)
