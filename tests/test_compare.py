@@ -66,6 +66,43 @@ def test_corpus_scores_cis_and_p_values_equal_the_scoring_command(three):
     assert report["signatures"]["BLEU"] == paired[0]["BLEU"]["signature"].replace("bs:1000|seed:12345|", "")
 
 
+@pytest.mark.parametrize("metric", ["ter", "chrf"])
+def test_compare_scores_and_judges_the_metric_of_m(three, metric):
+    """``compare -m ter`` (``-m chrf``) scores and tests that metric alone, as ``-pbs`` does; TER: lower is better."""
+    ref, systems = three
+    report = cli_json(["compare", ref, "-i", *systems, "-m", metric, "--json", "-"])
+    paired = cli_json([ref, "-i", *systems, "-m", metric, "-pbs", "-f", "json"])
+    corpus = cli_json([ref, "-i", *systems, "-m", metric, "-f", "json"])
+    names = list(report["signatures"])
+    assert names == [name for name in paired[0] if name != "system"] and len(names) == 1
+    (name,) = names
+    assert name.lower().startswith(metric)
+    lower_is_better = name == "TER"
+    for k, system in enumerate(report["systems"]):
+        assert list(system["metrics"]) == [name]
+        numbers, expected = system["metrics"][name], paired[k][name]
+        for key in ("score", "mean", "ci", "p_value"):
+            assert numbers[key] == expected[key], (k, key)
+        assert numbers["score"] == corpus[k]["scores"][name]["unrounded_score"]
+        if k:
+            significant = numbers["p_value"] <= 0.05
+            worse = numbers["delta"] > 0 if lower_is_better else numbers["delta"] < 0
+            assert numbers["worse"] == (significant and worse)
+    assert report["signatures"][name] == paired[0][name]["signature"].replace("bs:1000|seed:12345|", "")
+
+
+def test_compare_refuses_a_line_over_max_line_bytes_as_score_does(tmp_path, three):
+    ref, systems = three
+    lines = Path(systems[1]).read_text(encoding="utf-8").splitlines()
+    limit = max(len(line.encode()) for path in (ref, *systems) for line in Path(path).read_text("utf-8").splitlines())
+    long_system = write(tmp_path / "long.de", ["x" * (limit + 1), *lines[1:]])
+    for args in ([ref, "-i", systems[0], long_system], ["compare", ref, "-i", systems[0], long_system]):
+        result = invoke([*args, "--max-line-bytes", str(limit)])
+        assert result.exit_code == 3, (args, result.stderr)
+        assert "long.de:1" in result.stderr
+    assert invoke(["compare", ref, "-i", systems[0], long_system, "--max-line-bytes", "0"]).exit_code == 0
+
+
 def test_approximate_randomization_p_values_equal_par(three):
     ref, systems = three
     report = cli_json(["compare", ref, "-i", *systems[:2], "-par", "-parn", "500", "--json", "-"])

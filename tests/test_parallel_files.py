@@ -18,7 +18,7 @@ import pytest
 
 import datasets
 from bleucli import BLEU, CHRF, TER
-from bleucli.engine import streaming
+from bleucli.engine import partition, streaming
 from bleucli.engine.executor import Workers
 from bleucli.errors import InputError, LengthMismatchError
 from bleucli.input.ranges import LineRange, aligned_ranges, index_lines, read_range
@@ -65,7 +65,7 @@ def test_index_matches_the_reader(tmp_path: Path, ending: bytes, step: int) -> N
 @pytest.mark.parametrize("range_lines", [1, 97, 1000])
 def test_workers_reading_files_equal_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  range_lines: int) -> None:
-    monkeypatch.setattr(streaming, "RANGE_LINES", range_lines)
+    monkeypatch.setattr(partition, "RANGE_LINES", range_lines)
     systems, refs = real_files(tmp_path)
     names = [Path(p).name for p in systems]
     for metrics in ([BLEU()], [BLEU(tokenize="intl"), CHRF(word_order=2), TER()]):
@@ -79,7 +79,7 @@ def test_workers_reading_files_equal_one_process(tmp_path: Path, monkeypatch: py
 
 
 def test_bom_crlf_and_missing_final_newline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(streaming, "RANGE_LINES", 2)
+    monkeypatch.setattr(partition, "RANGE_LINES", 2)
     ref = write(tmp_path / "ref", "\ufeffDer Hund .\r\nEine Katze\r\n\r\nzwei Vögel\r\nEnde".encode())
     hyp = write(tmp_path / "hyp", b"Der Hund.\nEine Katze!\n\nzwei Vogel\nEnde\n")
     results = []
@@ -93,7 +93,7 @@ def test_bom_crlf_and_missing_final_newline(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_decoding_error_names_the_line_in_a_later_range(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(streaming, "RANGE_LINES", 3)
+    monkeypatch.setattr(partition, "RANGE_LINES", 3)
     ref = write(tmp_path / "ref", b"".join(b"line %d\n" % i for i in range(1, 21)))
     hyp = write(tmp_path / "hyp", b"".join(b"line %d\n" % i if i != 14 else b"bad \xff\n" for i in range(1, 21)))
     messages = []
@@ -192,7 +192,7 @@ def test_parent_scores_the_first_range_and_a_child_the_rest(tmp_path: Path) -> N
 
 def test_too_long_segment_in_a_later_chunk_of_the_second_range(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(streaming, "RANGE_LINES", 100)  # 50 marks: ranges of lines 1-2500 and 2501-5000
+    monkeypatch.setattr(partition, "RANGE_LINES", 100)  # 50 marks: ranges of lines 1-2500 and 2501-5000
     long = b" ".join(b"w%d" % k for k in range(40))
     ref = write(tmp_path / "ref", b"a b c\n" * 5000)
     hyp = write(tmp_path / "hyp", b"a b c\n" * 4799 + long + b"\n" + b"a b c\n" * 200)
@@ -203,6 +203,41 @@ def test_too_long_segment_in_a_later_chunk_of_the_second_range(tmp_path: Path,
                                     jobs=jobs)
         messages.append(str(caught.value))
     assert messages[0] == messages[1] and messages[0].startswith("hyp:4800: TER: hypothesis of 40 words")
+
+
+def test_rows_and_sentences_of_workers_reading_files_equal_one_process(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """stream_rows and sentence scores take the file-range path with -j 2, with the same rows and errors."""
+    monkeypatch.setattr(partition, "RANGE_LINES", 50)
+    random.seed(7)
+    words = "the a house is small big . , it was".split()
+    ref = write(tmp_path / "ref", "".join(" ".join(random.choices(words, k=8)) + "\n" for _ in range(3000)).encode())
+    hyp = write(tmp_path / "hyp", "".join(" ".join(random.choices(words, k=7)) + "\n" for _ in range(3000)).encode())
+    metrics = [BLEU(), CHRF(), TER()]
+
+    def rows(jobs: int) -> Any:
+        streams = streaming.Streams(["hyp"], [FileLines(hyp)], ["ref"], [FileLines(ref)])
+        return streaming.stream_rows(metrics, streams, jobs)
+
+    def sentences(jobs: int) -> list[Any]:
+        streams = streaming.Streams(["hyp"], [FileLines(hyp)], ["ref"], [FileLines(ref)])
+        return [s.score for s in streaming.parallel_sentence_scores(BLEU(effective_order=True), streams, jobs)]
+
+    calls: list[int] = []
+    original = partition._range_parts
+    monkeypatch.setattr(partition, "_range_parts", lambda *args: calls.append(1) or original(*args))
+    assert rows(2) == rows(1) and sentences(2) == sentences(1)
+    assert calls == [1, 1]  # -j 2: both read by the tasks themselves
+    long = b" ".join(b"w%d" % k for k in range(40))
+    hyp = write(tmp_path / "hyp", b"a b c\n" * 2799 + long + b"\n" + b"a b c\n" * 200)
+    ref = write(tmp_path / "ref", b"a b c\n" * 3000)
+    messages = []
+    for jobs in (1, 2):
+        with pytest.raises(InputError) as caught:
+            streaming.stream_rows([TER(max_words=30)], streaming.Streams(["hyp"], [FileLines(hyp)], ["ref"],
+                                                                         [FileLines(ref)]), jobs)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and messages[0].startswith("hyp:2800: TER: hypothesis of 40 words")
 
 
 def _part(context: dict[str, Any], value: int) -> tuple[int, int]:
@@ -235,7 +270,7 @@ def test_workers_split_runs_the_first_part_here_and_keeps_order() -> None:
 @pytest.mark.parametrize("ending", [b"\n", b"", b"\r\n"])
 def test_byte_cut_parts_equal_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int,
                                           ending: bytes) -> None:
-    monkeypatch.setattr(streaming, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(partition, "SPLIT_MIN_BYTES", 0)
     rng = random.Random(jobs)
     words = ["der", "Hund", "bellt", ".", "eine", "Katze", "schläft", "", "1,5", "Vögel"]
     lines = [[" ".join(rng.choice(words) for _ in range(rng.randint(0, 12))) for _ in range(3000)]
@@ -253,7 +288,7 @@ def test_byte_cut_parts_equal_one_process(tmp_path: Path, monkeypatch: pytest.Mo
 @pytest.mark.parametrize("where", ["first part", "last part", "longer"])
 def test_byte_cut_parts_report_unequal_files_with_full_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                               where: str) -> None:
-    monkeypatch.setattr(streaming, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(partition, "SPLIT_MIN_BYTES", 0)
     ref_lines = 4000 if where != "longer" else 3000
     ref = write(tmp_path / "ref", b"ein langer Satz hier\n" * ref_lines)
     hyp_lines = {"first part": 1000, "last part": 3000, "longer": 3999}[where]
@@ -267,7 +302,7 @@ def test_byte_cut_parts_report_unequal_files_with_full_counts(tmp_path: Path, mo
 
 
 def test_byte_cut_errors_name_lines_of_later_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(streaming, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(partition, "SPLIT_MIN_BYTES", 0)
     ref = write(tmp_path / "ref", "\ufeff".encode() + b"".join(b"line %d\n" % i for i in range(1, 5001)))
     for bad, line in ((b"bad \xff", 4321), (b"x" * 300, 4500)):
         hyp = write(tmp_path / "hyp", b"".join(b"line %d\n" % i if i != line else bad + b"\n" for i in range(1, 5001)))

@@ -29,7 +29,7 @@ DEFAULT_COMMAND = "score"
 LAZY_COMMANDS: dict[str, str] = {
     "signature": "bleucli.cli.signature:signature",
     "cache": "bleucli.testsets.cli_cache:cache",
-    "stats": "bleucli.shards.cli:stats",
+    "stats": "bleucli.shards.cli:stats_command",  # built on the scoring command's options
     "merge": "bleucli.shards.cli:merge",
     "compare": "bleucli.report.cli:compare",
     "self-bleu": "bleucli.family.cli:self_bleu_command",
@@ -130,6 +130,8 @@ class BleucliGroup(click.Group):
 
             module, attribute = LAZY_COMMANDS[name].split(":")
             command = getattr(importlib.import_module(module), attribute)
+            if not isinstance(command, click.Command):  # a factory taking the scoring command (stats)
+                command = command(self.commands[DEFAULT_COMMAND])
             self.add_command(command, name)
         return super().get_command(ctx, name)
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from ..clikit import report
 from ..clikit.help import GroupedCommand
 from ..clikit.metric_options import metric_options
-from ..clikit.output import emit, emit_when_complete
+from ..clikit.scoring import Notices, check_conflicts, finish, open_inputs
 from ..clikit.significance import significance_options
 from ..metrics import registry
 from ..options import (
@@ -23,11 +23,6 @@ from ..options import (
 )
 from ..testsets.cli import testset_options
 from ..version import __version__
-
-if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Iterator
-
-    from ..engine.pipeline import Inputs, RunResult
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -115,7 +110,7 @@ def _score(flags: dict[str, Any]) -> int:
     if code is not None:
         return code
     options = _options(flags)
-    _check_conflicts(options)
+    check_conflicts(options)
     data = tscli.test_data_for(options)
     notices = Notices(options.output.quiet)
     bleu = options.metrics.bleu
@@ -132,7 +127,7 @@ def _score(flags: dict[str, Any]) -> int:
     if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work
         expected_signature_fields(options.expect_signature, [m.name for m in metrics])
     full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
-    inputs = _open_inputs(options, data, notices, full if options.output.detail else None)
+    inputs = open_inputs(options, data, notices, full if options.output.detail else None)
     result = run(options, metrics, inputs)
     detail = None
     if options.output.detail and result.mode in ("corpus", "ci"):
@@ -179,132 +174,6 @@ def _use_color(no_color: bool) -> bool:
         return sys.stdout is not None and sys.stdout.isatty()
     except (ValueError, OSError):
         return False
-
-
-def _open_inputs(options: RunOptions, data: Any, notices: Notices, full: list[list[str]] | None = None) -> Inputs:
-    """The run's streams; with ``full`` (a list to fill) and a test set, each system's unfiltered lines too."""
-    from ..engine.pipeline import Inputs
-    from ..input.sources import open_references, open_system
-    from ..testsets import cli as tscli
-
-    if options.inputs.aligned is not None:
-        from ..input.aligned import AlignedFile, open_aligned
-
-        source = AlignedFile.build(options.inputs.aligned, options.inputs.columns, options.inputs.encoding,
-                                   options.inputs.max_line_bytes)
-        hyp_column, ref_columns = open_aligned(source, notices.pending)
-        return Inputs(source.system_names, hyp_column, source.reference_names, ref_columns)
-    if data is not None:
-        reference_names, references = tscli.reference_names(data), data.references
-    else:
-        reference_names, references = open_references(options.inputs.refs, options.inputs.num_refs,
-                                                      options.inputs.encoding, notices.pending,
-                                                      max_line_bytes=options.inputs.max_line_bytes)
-    system_names: list[str] = []
-    systems: list[Any] = []
-    for path in options.inputs.systems or ("-",):
-        stdin = _stdin_stream() if path == "-" else None
-        names, streams = open_system(path, options.inputs.encoding, notices.pending, stdin, options.inputs.tsv,
-                                     max_line_bytes=options.inputs.max_line_bytes)
-        if options.sentence_level and len(names) > 1:
-            raise click.UsageError(f"--sentence-level scores one system, but stdin has {len(names)} tab-separated "
-                                   "columns (--no-tsv: one system whose lines may hold tabs)")
-        system_names.extend(names)
-        systems.extend(streams)
-    if data is not None:
-        if full is not None:
-            systems = [list(stream) for stream in systems]
-            full.extend(systems)
-        systems = tscli.filter_systems(data, system_names, systems)
-    return Inputs(system_names, systems, reference_names, references,
-                  from_stdin=options.inputs.systems in ((), ("-",)))
-
-
-def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: dict[str, Any] | None,
-           detail: list[tuple[str, int, list[Any]]] | None = None) -> None:
-    """The final step of every mode: the expected signature, then the rendering, then stdout.
-
-    ``detail`` (``-d``) is printed after a single system's scores, as sacreBLEU does.
-    """
-    from .. import render
-    from ..engine.pipeline import check_expected_signature
-
-    output = options.output
-    if result.sentences is not None:
-        check_expected_signature(options.expect_signature, result.signatures)
-
-        def lines() -> Iterator[str]:
-            for score in result.sentences or ():
-                yield render.sentence(score, output)
-                notices.flush()  # stderr: as they arise
-
-        emit_when_complete(lines())  # nothing on stdout unless every segment is scored
-        notices.flush()
-        return
-    notices.flush()
-    check_expected_signature(options.expect_signature, result.signatures)
-    if result.mode == "corpus":
-        emit(render.corpus(result.system_names, result.scores, output, test_set))
-    elif result.mode == "ci":
-        emit(render.confidence(result.confidence, output, test_set))
-    else:
-        emit(render.paired(result.paired, output))
-    if detail is not None:
-        emit(render.detail(detail, output))
-
-
-class Notices:
-    """Notices about the input (BOM, tabs...) gathered while reading, shown on stderr unless ``-q``."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.pending: list[str] = []
-
-    def show(self, message: str) -> None:
-        if not self.quiet:
-            report.warning(message)
-
-    def flush(self) -> None:
-        for notice in self.pending:
-            self.show(notice)
-        self.pending.clear()
-
-
-def _check_conflicts(options: RunOptions) -> None:
-    systems = options.inputs.systems
-    if options.inputs.columns and options.inputs.aligned is None:
-        raise click.UsageError("--columns describes an --aligned file")
-    if options.inputs.aligned is not None:
-        given = [flag for flag, used in (("REF...", options.inputs.refs), ("-i", systems),
-                                         ("-t", options.testset.test_set), ("--tsv", options.inputs.tsv),
-                                         ("-nr", options.inputs.num_refs != 1)) if used]
-        if given:
-            raise click.UsageError(f"--aligned holds the hypotheses and references: {given[0]} cannot be used with it")
-    if options.sentence_level and len(systems) > 1:
-        raise click.UsageError("--sentence-level scores one system: give a single -i file")
-    if options.sentence_level and options.inputs.tsv:
-        raise click.UsageError("--sentence-level scores one system: --tsv cannot be used with it")
-    if options.sentence_level and options.significance.test is not None:
-        raise click.UsageError("statistical tests are unavailable in sentence-level mode (-sl)")
-    if options.inputs.tsv is not None and systems and "-" not in systems:
-        flag = "--tsv" if options.inputs.tsv else "--no-tsv"
-        raise click.UsageError(f"{flag} applies to stdin, but hypotheses come from -i files")
-    duplicates = sorted({p for p in systems if systems.count(p) > 1})
-    if duplicates:
-        raise click.UsageError(f"system file given twice: {duplicates[0]}")
-
-
-def _stdin_stream() -> Any:
-    """stdin as bytes, or ``None`` when it is closed; a terminal is refused rather than waited on."""
-    stream = sys.stdin
-    if stream is None or getattr(stream, "closed", False):
-        return None
-    try:
-        if stream.isatty():
-            raise click.UsageError("no hypotheses: pipe them into stdin or give -i FILE")
-    except (ValueError, OSError):
-        return None
-    return sys.stdin.buffer  # the bytes under stdin (CliRunner gives one too)
 
 
 __all__ = ["score", "run_score", "finish"]

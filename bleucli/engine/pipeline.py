@@ -2,7 +2,7 @@
 
 Every mode goes through :func:`run` and comes back as a :class:`RunResult`
 with the signatures it will print, so that the final steps are the same for
-all of them (the CLI's :func:`bleucli.cli.score.finish`): check
+all of them (the CLI's :func:`bleucli.clikit.scoring.finish`): check
 ``--expect-signature``, render, print. Test-set fields (``test:``,
 ``lang:``...) are given to the metrics when they are built
 (:meth:`~bleucli.options.MetricOptions.build`), so every score of every mode

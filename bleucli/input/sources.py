@@ -9,12 +9,81 @@ naming the file and line.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, tee
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from ..errors import InputError, OptionError
 from .reading import DEFAULT_MAX_LINE_BYTES, STDIN_NAME, FileLines, iter_lines
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..options import InputOptions
+
+
+class Streams(NamedTuple):
+    """Opened input streams and their names (files, stdin columns or a test set's fields)."""
+
+    system_names: Sequence[str]
+    systems: Sequence[Iterable[str]]
+    reference_names: Sequence[str]
+    references: Sequence[Iterable[str]]
+    #: the systems came from stdin columns (paired tables then use sacreBLEU's Baseline, System 1...)
+    from_stdin: bool = False
+
+
+class TestSetReferences(NamedTuple):
+    """References resolved elsewhere (a standard test set, ``-t``), and the filter its hypotheses go through.
+
+    ``keep(lines, source=name)`` checks that a system covers the full set(s) and keeps the lines of the
+    chosen ``--origlang``/``--subset`` (:meth:`bleucli.testsets.TestData.filter_hypotheses`).
+    """
+
+    names: Sequence[str]
+    references: Sequence[Iterable[str]]
+    keep: Callable[..., list[str]]
+
+
+def open_inputs(
+    options: InputOptions,
+    notices: list[str] | None = None,
+    *,
+    stdin: BinaryIO | None = None,
+    test_set: TestSetReferences | None = None,
+    full: list[list[str]] | None = None,
+) -> Streams:
+    """The streams of a run as ``options`` describe them, for every command alike.
+
+    An ``--aligned`` file; or references (files, ``-nr`` tab columns of one file, or ``test_set``) and
+    systems (files, or ``stdin`` whose tab columns are systems unless ``options.tsv`` is ``False``), every
+    file decoded with ``options.encoding`` and refused past ``options.max_line_bytes``. With a test set,
+    the systems are filtered as its references are; ``full`` (a list to fill) then receives each system's
+    unfiltered lines. Notices about the input (BOM...) are appended to ``notices``.
+    """
+    limit = options.max_line_bytes
+    if options.aligned is not None:
+        from .aligned import AlignedFile, open_aligned
+
+        source = AlignedFile.build(options.aligned, options.columns, options.encoding, limit)
+        hyp_column, ref_columns = open_aligned(source, notices)
+        return Streams(source.system_names, hyp_column, source.reference_names, ref_columns)
+    if test_set is not None:
+        reference_names, references = list(test_set.names), test_set.references
+    else:
+        reference_names, references = open_references(options.refs, options.num_refs, options.encoding, notices,
+                                                      max_line_bytes=limit)
+    system_names: list[str] = []
+    systems: list[Iterable[str]] = []
+    for path in options.systems or ("-",):
+        names, streams = open_system(path, options.encoding, notices, stdin if path == "-" else None, options.tsv,
+                                     max_line_bytes=limit)
+        system_names.extend(names)
+        systems.extend(streams)
+    if test_set is not None:
+        if full is not None:
+            systems = [list(stream) for stream in systems]
+            full.extend(systems)  # type: ignore[arg-type]  # lists
+        systems = [test_set.keep(list(stream), source=name) for name, stream in zip(system_names, systems)]
+    return Streams(system_names, systems, reference_names, references, from_stdin=options.systems in ((), ("-",)))
 
 
 def open_references(

@@ -50,6 +50,8 @@ def testset_options_for_compare(command: Any) -> Any:
               help="Split the single reference file on tabs into this many references.")
 @click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
               help="Encoding of every input file.")
+@click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
+              help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
 @click.option("-par", "--paired-ar", is_flag=True,
               help="p-values from approximate randomization instead of the paired bootstrap "
                    "(the bootstrap still gives the CIs).")
@@ -84,8 +86,8 @@ def compare(**flags: Any) -> int:
 
 def _compare(flags: dict[str, Any]) -> int:
     from .. import render
+    from ..clikit.scoring import Notices, open_inputs
     from ..input.reading import FileLines
-    from ..input.sources import open_references, open_system
     from ..testsets import cli as tscli
     from .compare import compare as build
 
@@ -103,23 +105,18 @@ def _compare(flags: dict[str, Any]) -> int:
     signature_fields = data.signature_fields() if data is not None else None
     # bad option values fail before any reading
     registry.build_metrics(options.metrics, None, options.testset.target_language, signature_fields)
-    notices: list[str] = []
-    if data is not None:
-        reference_names, references = tscli.reference_names(data), data.references
-    else:
-        reference_names, reference_streams = open_references(options.inputs.refs, options.inputs.num_refs,
-                                                             options.inputs.encoding, notices)
-        references = [list(stream) for stream in reference_streams]
-    systems = []
-    for path in options.inputs.systems:
-        _, streams = open_system(path, options.inputs.encoding, notices)
-        systems.append(list(streams[0]))
+    notices = Notices(flags["quiet"])
+    inputs = open_inputs(options, data, notices)  # as the scoring command opens them
+    references = [list(stream) for stream in inputs.references]
+    systems = [list(stream) for stream in inputs.systems]
+    reference_names = list(inputs.reference_names)
     source_name = flags["source"]
-    source = list(FileLines(source_name, options.inputs.encoding, notices)) if source_name else None
+    limit = options.inputs.max_line_bytes
+    source = list(FileLines(source_name, options.inputs.encoding, notices.pending, limit)) if source_name else None
     documents_name = flags["docids"]
-    documents = list(FileLines(documents_name, options.inputs.encoding, notices)) if documents_name else None
+    documents = (list(FileLines(documents_name, options.inputs.encoding, notices.pending, limit))
+                 if documents_name else None)
     if data is not None:
-        systems = tscli.filter_systems(data, list(options.inputs.systems), systems)
         if source is not None:
             source = data.filter_hypotheses(source, source=source_name)
         else:
@@ -128,9 +125,7 @@ def _compare(flags: dict[str, Any]) -> int:
             documents = data.filter_hypotheses(documents, source=documents_name)
         else:
             documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
-    if not flags["quiet"]:
-        for notice in notices:
-            report.warning(notice)
+    notices.flush()
     result = build(options, list(options.inputs.systems), systems, reference_names, references,
                    source=source, source_name=source_name, command=_command_line(flags),
                    signature_fields=signature_fields, test_set=_test_set_input(data),
@@ -185,7 +180,8 @@ def _options(flags: dict[str, Any]) -> Any:
     seed_text = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
     return RunOptions(
         inputs=InputOptions(refs=tuple(flags["refs"]), systems=tuple(flags["inputs"]),
-                            num_refs=flags["num_refs"], encoding=flags["encoding"]),
+                            num_refs=flags["num_refs"], encoding=flags["encoding"],
+                            max_line_bytes=flags["max_line_bytes"]),
         metrics=registry.metric_options_from_flags(flags),
         significance=SignificanceOptions("ar" if flags["paired_ar"] else "bs", paired_bs_n=flags["paired_bs_n"],
                                          paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text)),

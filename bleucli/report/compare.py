@@ -209,9 +209,14 @@ class Comparison:
     tokenizer: str
 
     @property
+    def deltas_metric(self) -> str:
+        """The metric of :attr:`deltas`: BLEU when it is scored, else the primary metric."""
+        return "BLEU" if "BLEU" in self.metric_names else self.metric_names[0]
+
+    @property
     def deltas(self) -> tuple[Any, ...]:
-        """Per candidate, BLEU minus the baseline's in every bootstrap resample (the ``-pbs`` resamples)."""
-        return self.bootstrap[self.metric_names.index("BLEU")].deltas
+        """Per candidate, :attr:`deltas_metric` minus the baseline's in every bootstrap resample (``-pbs``'s)."""
+        return self.bootstrap[self.metric_names.index(self.deltas_metric)].deltas
 
     @property
     def metric_names(self) -> tuple[str, ...]:
@@ -418,53 +423,58 @@ def compare(
     """Score and compare ``systems`` (the first is the baseline) as ``options`` say.
 
     ``options.significance.test`` chooses the p-values (``bs`` by default,
-    ``ar``); the bootstrap always runs, for the CIs. BLEU is always computed
-    (the sentence table and its highlighting are BLEU's); ``-m`` adds chrF
-    and TER to the systems table. ``signature_fields`` are a test set's
+    ``ar``); the bootstrap always runs, for the CIs. The metrics are ``-m``'s
+    as the scoring command builds them, scored and tested through the same
+    pipeline (:func:`bleucli.engine.pipeline.run_on_rows`); the first is the
+    primary one (pairwise p-values). The sentence table, its highlighting and
+    the buckets are BLEU's, whether or not BLEU is scored. ``signature_fields`` are a test set's
     (``test:``, ``lang:``...), as the scoring command gives its metrics;
     ``test_set`` is ``(name, sha256 of its reference data)`` for the header;
     ``documents`` gives each segment's document id (a document view).
     """
-    from ..engine.streaming import Streams, stream_rows, stream_statistics
-    from ..significance import paired_system_names, paired_test
+    from ..engine.pipeline import run_on_rows
+    from ..engine.streaming import Streams, stream_rows
 
     if len(systems) < 2:
         raise OptionError("compare needs a baseline and at least one other system: -i BASELINE SYS...")
     for what, lines, name in (("source", source, source_name), ("doc ids", documents, documents_name)):
         if lines is not None and len(lines) != len(references[0]):
             raise InputError(f"has {len(lines)} lines, the references {len(references[0])}", name or what)
-    metric_options = options.metrics
-    requested = tuple(dict.fromkeys(("bleu", *(name.lower() for name in metric_options.requested))))
-    metric_options = metric_options._replace(requested=requested,
-                                             bleu=metric_options.bleu._replace(effective_order=False))
+    metric_options = options.metrics._replace(bleu=options.metrics.bleu._replace(effective_order=False))
     target = options.testset.target_language
+    # the metrics of `bleucli REF -i SYS... -m ...`, in that order (the first is the primary one)
     metrics = registry.build_metrics(metric_options, None, target, signature_fields)
+    bleu_only = metric_options._replace(requested=("bleu",))
     sentence_metric: BLEU = registry.build_metrics(  # type: ignore[assignment]
-        metric_options._replace(requested=("bleu",), bleu=metric_options.bleu._replace(effective_order=True)),
-        None, target, signature_fields)[0]
-    bleu_index = [m.name for m in metrics].index("BLEU")
+        bleu_only._replace(bleu=metric_options.bleu._replace(effective_order=True)), None, target, signature_fields)[0]
+    names = [m.name for m in metrics]
+    # the sentence table, its highlighting and the buckets are BLEU's, scored or not
+    extra = [] if "BLEU" in names else registry.build_metrics(bleu_only, None, target, signature_fields)
+    bleu_index = names.index("BLEU") if "BLEU" in names else len(metrics)
     streams = Streams(list(system_names), systems, list(reference_names), references)
     nrefs = len(references)
-    sums = stream_statistics(metrics, streams, options.jobs)
-    scores = tuple(tuple(metric.score_from_statistics(per_metric[k].totals(), nrefs)
-                         for metric, per_metric in zip(metrics, sums)) for k in range(len(systems)))
-    rows = stream_rows(metrics, streams, options.jobs)
+    all_rows = stream_rows([*metrics, *extra], streams, options.jobs)
+    rows = all_rows[:len(metrics)]
     significance = options.significance
     test = "ar" if significance.test == "ar" else "bs"
-    labels = paired_system_names(list(system_names))
+    # scores and paired tests as the scoring command computes them from the same rows (-pbs, -par)
+    corpus = run_on_rows(options._replace(significance=significance._replace(test=None)), metrics, rows,
+                         system_names, nrefs)
+    scores = tuple(tuple(per_system) for per_system in corpus.scores)
 
-    def run_test(kind: str, n: int) -> tuple[PairedResult, ...]:
-        return tuple(paired_test(kind, metric, per_metric[0], per_metric[1:], n,  # type: ignore[arg-type]
-                                 significance.seed, names=labels, jobs=options.jobs, nrefs=nrefs)
-                     for metric, per_metric in zip(metrics, rows))
+    def run_test(kind: str) -> tuple[PairedResult, ...]:
+        paired = run_on_rows(options._replace(significance=significance._replace(test=kind)), metrics, rows,
+                             system_names, nrefs)
+        return tuple(paired.paired)
 
-    bootstrap = run_test("bs", significance.paired_bs_n)
-    randomization = run_test("ar", significance.paired_ar_n) if test == "ar" else ()
+    bootstrap = run_test("bs")
+    randomization = run_test("ar") if test == "ar" else ()
     resamples = significance.paired_ar_n if test == "ar" else significance.paired_bs_n
     pairwise = _pairwise(metrics[0], rows[0], test, resamples, significance.seed, options.jobs, nrefs) \
         if len(systems) > 2 else ()
     tokens = _Tokens(sentence_metric, systems, references)
-    segments = _segments(sentence_metric, tokens, systems, references, rows[bleu_index], source, documents, nrefs)
+    segments = _segments(sentence_metric, tokens, systems, references, all_rows[bleu_index], source, documents,
+                         nrefs)
     inputs = [InputFile("test set", test_set[0], test_set[1])] if test_set is not None else []
     inputs += [InputFile("reference", name, digest(lines)) for name, lines in zip(reference_names, references)]
     if source is not None:
@@ -473,7 +483,7 @@ def compare(
         inputs.append(InputFile("doc ids", documents_name or "doc ids", digest(documents)))
     inputs += [InputFile("system", name, digest(lines)) for name, lines in zip(system_names, systems)]
     n_boot, seed = significance.paired_bs_n, significance.seed
-    bleu_metric, bleu_rows = metrics[bleu_index], rows[bleu_index]
+    bleu_metric, bleu_rows = [*metrics, *extra][bleu_index], all_rows[bleu_index]
     buckets = (_length_buckets(bleu_metric, tokens, bleu_rows, nrefs, n_boot, seed)
                + _sentence_bleu_bins(segments, n_boot, seed)
                + _frequency_buckets(tokens, n_boot, seed)

@@ -441,13 +441,16 @@ def _bootstrap_chart(c: Comparison, k: int, picks: _Picks) -> str:
     top = max(counts) or 1
     bin_w = (width - 2 * pad) / len(counts)
     name, base = escape(c.systems[k]), escape(c.systems[0])
-    title = (f"Bootstrap distribution of BLEU {name} minus {base} over {len(deltas)} resamples "
+    from .compare import lower_is_better
+
+    lower = lower_is_better(c.deltas_metric)  # TER: a positive delta is worse
+    title = (f"Bootstrap distribution of {c.deltas_metric} {name} minus {base} over {len(deltas)} resamples "
              f"(range {low:+.2f} to {high:+.2f})")
     bars: dict[str, list[str]] = {"worse": [], "better": []}
     for b, count in enumerate(counts):
         centre = low + (b + 0.5) * (high - low) / len(counts)
         h = count / top * (base_y - 10)
-        bars["worse" if centre < 0 else "better"].append(
+        bars["worse" if (centre > 0 if lower else centre < 0) else "better"].append(
             f"<rect class=\"bar {'neg' if centre < 0 else 'pos'}\" x=\"{pad + b * bin_w:.1f}\" "
             f"y=\"{base_y - h:.1f}\" width=\"{max(0.5, bin_w - 1):.1f}\" height=\"{h:.1f}\"/>")
     # a pick for each side that has bars (every resample on one side: one pick)

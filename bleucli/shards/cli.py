@@ -3,7 +3,8 @@
 ``stats`` takes the scoring command's options (it shares its parameters) and
 writes a shard (:mod:`bleucli.shards.format`); ``merge`` adds shards up and prints
 exactly what ``bleucli`` prints for the whole corpus, through the same final
-step (:func:`bleucli.cli.score.finish`).
+step (:func:`bleucli.clikit.scoring.finish`). The scoring command hands its
+parameters to :func:`stats_command` (this module does not import the CLI).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 
 import click
 
-from ..cli.score import score as _score_command
 from ..clikit import report
 from ..clikit.output import emit
 from ..clikit.significance import significance_options
@@ -27,20 +27,15 @@ _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", 
                    "echo", "list_sets", "citation", "download", "version"}
 
 
-def _stats_callback(**flags: Any) -> int:
-    with report.library_warnings(flags["quiet"]):
-        return _stats(flags)
-
-
-def _stats(flags: dict[str, Any]) -> int:
-    from ..cli.score import Notices, _check_conflicts, _open_inputs
+def _stats(score: click.Command, flags: dict[str, Any]) -> int:
+    from ..clikit.scoring import Notices, check_conflicts, open_inputs
     from ..engine.executor import dask_executor
     from ..engine.streaming import stream_rows, stream_statistics
     from ..testsets import cli as tscli
     from .format import file_sha256, shard_document, to_text
 
     context = click.get_current_context()
-    for param in _score_command.params:  # the scoring options a shard does not take keep their defaults
+    for param in score.params:  # the scoring options a shard does not take keep their defaults
         if param.name is not None and param.name not in flags:
             # get_default, not .default: click 8.5 keeps an UNSET sentinel there, which is truthy
             default = param.get_default(context, call=True)
@@ -48,12 +43,12 @@ def _stats(flags: dict[str, Any]) -> int:
     if flags["offset"] < 0:
         raise click.UsageError("--offset is the shard's first segment: 0 or more")
     options = RunOptions.from_cli(flags, registry.metric_options_from_flags(flags, bool(flags["sentence_level"])))
-    _check_conflicts(options)
+    check_conflicts(options)
     data = tscli.test_data_for(options)
     notices = Notices(options.output.quiet)
     metrics = registry.build_metrics(options.metrics, None, options.testset.target_language,
                                      data.signature_fields() if data is not None else None)
-    inputs = _open_inputs(options, data, notices)
+    inputs = open_inputs(options, data, notices)
     compute = stream_rows if flags["per_segment"] else stream_statistics
     if options.dask is not None:
         with dask_executor(options.dask) as (cluster, threads):
@@ -97,24 +92,31 @@ def _write(text: str, path: str | None) -> None:
         raise
 
 
-stats = click.Command(
-    name="stats",
-    callback=_stats_callback,
-    params=[p for p in _score_command.params if p.name not in _NOT_FOR_SHARDS] + [
-        click.Option(["-o", "--output"], default=None, metavar="FILE",
-                     help="Write the shard to FILE (whole or not at all) instead of stdout."),
-        click.Option(["--offset"], type=int, default=0, show_default=True, metavar="N",
-                     help="The shard's first segment in the whole corpus (0-based), so that merge can put "
-                          "shards in order."),
-        click.Option(["--per-segment"], is_flag=True,
-                     help="Keep every segment's statistics (JSON lines), so that `bleucli merge` can run "
-                          "-ci, -pbs and -par on the merged corpus."),
-    ],
-    help="Write the sufficient statistics of a shard (JSON) for `bleucli merge`.\n\n"
-         "Takes the scoring options. Split a corpus anywhere (e.g. `split -l`), run `bleucli stats` on each "
-         "piece with --offset set to its first line, and merge: the result is the single run's, exactly.",
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+def stats_command(score: click.Command) -> click.Command:
+    """``bleucli stats``: the scoring command ``score``'s options but those a shard has no use for, and its own."""
+
+    def callback(**flags: Any) -> int:
+        with report.library_warnings(flags["quiet"]):
+            return _stats(score, flags)
+
+    return click.Command(
+        name="stats",
+        callback=callback,
+        params=[p for p in score.params if p.name not in _NOT_FOR_SHARDS] + [
+            click.Option(["-o", "--output"], default=None, metavar="FILE",
+                         help="Write the shard to FILE (whole or not at all) instead of stdout."),
+            click.Option(["--offset"], type=int, default=0, show_default=True, metavar="N",
+                         help="The shard's first segment in the whole corpus (0-based), so that merge can put "
+                              "shards in order."),
+            click.Option(["--per-segment"], is_flag=True,
+                         help="Keep every segment's statistics (JSON lines), so that `bleucli merge` can run "
+                              "-ci, -pbs and -par on the merged corpus."),
+        ],
+        help="Write the sufficient statistics of a shard (JSON) for `bleucli merge`.\n\n"
+             "Takes the scoring options. Split a corpus anywhere (e.g. `split -l`), run `bleucli stats` on each "
+             "piece with --offset set to its first line, and merge: the result is the single run's, exactly.",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -138,7 +140,7 @@ def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, 
     Shards may be given in any order; they must have the same options, signatures,
     systems and bleucli version, and cover the corpus without gaps or overlaps.
     """
-    from ..cli.score import Notices, finish
+    from ..clikit.scoring import Notices, finish
     from ..engine.pipeline import RunResult
     from ..input.reading import read_bytes
     from .format import merge as merge_shards
@@ -181,4 +183,4 @@ def _significance(flags: dict[str, Any]) -> SignificanceOptions:
                                flags["paired_ar_n"], resolve_seed(seed))
 
 
-__all__ = ["stats", "merge"]
+__all__ = ["stats_command", "merge"]
