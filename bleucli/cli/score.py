@@ -11,7 +11,7 @@ import click
 from ..clikit import report
 from ..clikit.help import GroupedCommand
 from ..clikit.metric_options import metric_options
-from ..clikit.scoring import Notices, check_conflicts, finish, open_inputs
+from ..clikit.scoring import Notices, backend, check_conflicts, finish, open_inputs
 from ..clikit.significance import significance_options
 from ..metrics import registry
 from ..options import (
@@ -128,14 +128,15 @@ def _score(flags: dict[str, Any]) -> int:
         expected_signature_fields(options.expect_signature, [m.name for m in metrics])
     full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
     inputs = open_inputs(options, data, notices, full if options.output.detail else None)
-    result = run(options, metrics, inputs)
-    detail = None
-    if options.output.detail and result.mode in ("corpus", "ci"):
-        if len(result.system_names) > 1:
-            notices.show("--detail breaks down one system's score: ignored with several systems")
-        else:
-            detail = tscli.detail_rows(options, data, metrics, full[0] if full else [])
-    finish(options, result, notices, tscli.json_extra(data) if data is not None else None, detail)
+    with backend(options) as (on_backend, executor):
+        result = run(on_backend, metrics, inputs, executor)
+        detail = None
+        if options.output.detail and result.mode in ("corpus", "ci"):
+            if len(result.system_names) > 1:
+                notices.show("--detail breaks down one system's score: ignored with several systems")
+            else:
+                detail = tscli.detail_rows(options, data, metrics, full[0] if full else [])
+        finish(options, result, notices, tscli.json_extra(data) if data is not None else None, detail)
     return 0
 
 

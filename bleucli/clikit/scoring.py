@@ -7,6 +7,8 @@ terminal's side, a test set's references are handed over, and usage errors becom
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -15,7 +17,7 @@ from . import report
 from .output import emit, emit_when_complete
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Iterator
+    from concurrent.futures import Executor
 
     from ..engine.pipeline import RunResult
     from ..input.sources import Streams
@@ -133,3 +135,17 @@ def finish(options: RunOptions, result: RunResult, notices: Notices, test_set: d
 
 
 __all__ = ["Notices", "open_inputs", "check_conflicts", "stdin_stream", "finish"]
+
+
+@contextmanager
+def backend(options: RunOptions) -> Iterator[tuple[RunOptions, Executor | None]]:
+    """Where a command's tasks run: here (no executor: ``-j`` local processes), or on the Dask cluster of
+    ``--dask`` (:mod:`bleucli.dask`), open until the command has written its output (sentence scores are
+    computed as they are printed). The options given back count the cluster's threads as ``jobs``."""
+    if options.dask is None:
+        yield options, None
+        return
+    from ..dask import dask_executor
+
+    with dask_executor(options.dask) as (executor, threads):
+        yield options._replace(jobs=threads), executor

@@ -29,7 +29,6 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -239,43 +238,4 @@ def _child_result(pid: int, read_end: int) -> Any:
     return value
 
 
-@contextmanager
-def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
-    """A Dask cluster as an executor, and its number of worker threads (for the tasks in flight).
-
-    ``address`` is ``local:N`` (a ``LocalCluster`` of N single-threaded worker
-    processes, started and stopped here) or a scheduler address such as
-    ``tcp://127.0.0.1:8786``. Needs the ``dask`` extra (``pip install 'bleucli[dask]'``).
-    """
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise OptionError("--dask needs Dask: pip install 'bleucli[dask]'") from None
-    cluster = None
-    if address.startswith("local:"):
-        count = address.split(":", 1)[1]
-        if not count.isdigit() or int(count) < 1:
-            raise OptionError(f"--dask local:N needs a number of workers >= 1, got '{address}'")
-        cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                               dashboard_address=None, host="127.0.0.1")
-        target: Any = cluster
-    elif "://" in address:
-        target = address
-    else:
-        raise OptionError(f"--dask takes local:N or a scheduler address like tcp://HOST:PORT, got '{address}'")
-    try:
-        client = Client(target, timeout=30, set_as_default=False)
-    except OSError as error:
-        if cluster is not None:
-            cluster.close()
-        raise OptionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    try:
-        threads = sum(client.nthreads().values()) or 1
-        yield client.get_executor(), threads
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-__all__ = ["Workers", "resolve_jobs", "CHUNK_SEGMENTS", "dask_executor"]
+__all__ = ["Workers", "resolve_jobs", "CHUNK_SEGMENTS"]

@@ -57,16 +57,13 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
         executor: "Executor | None" = None) -> RunResult:
     """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`).
 
-    The work runs in this process, in ``options.jobs`` local processes, on
-    ``executor`` if one is given, or on the Dask cluster ``options.dask`` names.
+    The work runs in this process, in ``options.jobs`` local processes, or on
+    ``executor`` if one is given (``options.jobs`` is then the number of tasks
+    in flight: a Dask cluster's threads, say). Sentence scores are computed as
+    they are read, so an executor must stay open until they are.
     """
-    if options.dask is not None and executor is None and options.mode != "sentence":
-        from .executor import dask_executor
-
-        with dask_executor(options.dask) as (cluster, threads):
-            result = run(options._replace(jobs=threads), metrics, inputs, cluster)
-            # everything is computed before the cluster closes (sentences are not sent to it)
-            return result
+    if options.dask is not None and executor is None:
+        raise OptionError("--dask needs the cluster's executor: open it with bleucli.dask.dask_executor")
     from .streaming import parallel_sentence_scores, score_streams_multi, sentence_scores, stream_rows
 
     nrefs = len(inputs.references)
@@ -75,9 +72,7 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
     if mode == "sentence":
         if len(metrics) != 1 or len(inputs.systems) != 1:
             raise OptionError("--sentence-level scores one system with one metric")
-        if options.dask is not None and executor is None:
-            sentences = _sentences_on_dask(options.dask, metrics[0], inputs)
-        elif executor is not None or options.jobs != 1:
+        if executor is not None or options.jobs != 1:
             sentences = parallel_sentence_scores(metrics[0], inputs, options.jobs, executor)
         else:
             sentences = sentence_scores(metrics[0], inputs.systems[0], inputs.references, inputs.system_names[0],
@@ -90,15 +85,6 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
     check_significance_systems(options, len(inputs.systems))
     rows = stream_rows(metrics, inputs, options.jobs, executor)
     return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin)
-
-
-def _sentences_on_dask(address: str, metric: Metric[Any], inputs: Inputs) -> Iterator[Score]:
-    """Sentence scores computed on a Dask cluster that stays up while they are read (and no longer)."""
-    from .executor import dask_executor
-    from .streaming import parallel_sentence_scores
-
-    with dask_executor(address) as (cluster, threads):
-        yield from parallel_sentence_scores(metric, inputs, threads, cluster)
 
 
 def check_significance_systems(options: RunOptions, n_systems: int) -> None:

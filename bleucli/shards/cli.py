@@ -28,8 +28,7 @@ _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", 
 
 
 def _stats(score: click.Command, flags: dict[str, Any]) -> int:
-    from ..clikit.scoring import Notices, check_conflicts, open_inputs
-    from ..engine.executor import dask_executor
+    from ..clikit.scoring import Notices, backend, check_conflicts, open_inputs
     from ..engine.streaming import stream_rows, stream_statistics
     from ..testsets import cli as tscli
     from .format import file_sha256, shard_document, to_text
@@ -50,11 +49,8 @@ def _stats(score: click.Command, flags: dict[str, Any]) -> int:
                                      data.signature_fields() if data is not None else None)
     inputs = open_inputs(options, data, notices)
     compute = stream_rows if flags["per_segment"] else stream_statistics
-    if options.dask is not None:
-        with dask_executor(options.dask) as (cluster, threads):
-            computed: Any = compute(metrics, inputs, threads, cluster)
-    else:
-        computed = compute(metrics, inputs, options.jobs)
+    with backend(options) as (on_backend, executor):
+        computed: Any = compute(metrics, inputs, on_backend.jobs, executor)
     rows, sums = (computed, None) if flags["per_segment"] else (None, computed)
     notices.flush()
     resolved = options.metrics
