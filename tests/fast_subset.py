@@ -14,6 +14,7 @@ keep a representative or two; races of many processes are marked ``slow``.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,44 @@ def mark_slow_beyond_representatives(items: list[pytest.Item]) -> None:
             kept[family] = kept.get(family, 0) + 1
             if kept[family] > REPRESENTATIVES[family]:
                 item.add_marker(pytest.mark.slow)
+
+
+def stale_entries(listed: Iterable[str], modules: dict[str, object], roots: Collection[Path],
+                  rootpath: Path) -> list[str]:
+    """The ids of ``listed`` (``path::function`` or ``path::Class::function``, relative to
+    ``rootpath``) that name no test: their file was collected (``modules``: path -> module object)
+    and has no such function, or their file is missing although a directory of ``roots`` that
+    holds it was collected whole. Ids of files outside the collection are not judged, so running
+    one file or one test checks only that file's ids."""
+    stale = []
+    for entry in sorted(set(listed)):
+        path, *names = entry.split("::")
+        if path in modules:
+            owner: object = modules[path]
+            for name in names:
+                owner = getattr(owner, name, None)
+            if owner is None or not callable(owner):
+                stale.append(entry)
+        elif not (rootpath / path).is_file() and any((rootpath / path).is_relative_to(root) for root in roots):
+            stale.append(entry)
+    return stale
+
+
+def check_listed_tests_exist(config: pytest.Config, items: list[pytest.Item],
+                             listed: Iterable[str] | None = None) -> None:
+    """Stop the run with a usage error naming every id of :data:`REPRESENTATIVES` and
+    :data:`WAITING_OR_REPEATED` (or of ``listed``) that no longer names a test (see
+    :func:`stale_entries`): a renamed test would otherwise silently leave, or enter, the fast subset."""
+    if listed is None:
+        listed = [*REPRESENTATIVES, *WAITING_OR_REPEATED]
+    modules = {}
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is not None:
+            modules.setdefault(item.nodeid.split("::", 1)[0], module)
+    invoked = config.invocation_params.dir
+    roots = [(invoked / arg).resolve() for arg in config.args if "::" not in arg and (invoked / arg).is_dir()]
+    stale = stale_entries(listed, modules, roots, config.rootpath)
+    if stale:
+        raise pytest.UsageError("tests/fast_subset.py lists tests that do not exist (renamed or removed?): "
+                                + ", ".join(stale))
