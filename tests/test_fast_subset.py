@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,18 +61,15 @@ def test_a_stale_id_stops_the_run_naming_it(tmp_path: Path) -> None:
 
     def collect(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
-                               *args], cwd=tmp_path, capture_output=True, text=True)
+                               *args], cwd=tmp_path, capture_output=True, text=True,
+                              env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
 
     whole = collect()
     assert whole.returncode == 4, whole.stdout + whole.stderr
     assert ("lists tests that do not exist (renamed or removed?): gone/test_removed.py::test_old, "
             "test_here.py::TestGroup::test_gone, test_here.py::test_renamed") in whole.stderr
-    # one file: only its own ids are judged; one test: its file's ids still are
-    assert "gone/test_removed.py" not in collect("test_here.py").stderr
+    # one test: the ids of its file are judged, those of files outside the run are not
     one = collect("test_here.py::test_kept[1]")
-    assert one.returncode == 4 and "test_here.py::test_renamed" in one.stderr
-    (tmp_path / "test_here.py").write_text(TESTS_HERE + "\ndef test_renamed():\n    pass\n\n"
-                                           "TestGroup.test_gone = TestGroup.test_method\n")
-    (tmp_path / "gone" / "test_removed.py").write_text("def test_old():\n    pass\n")
-    fixed = collect()
-    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert one.returncode == 4, one.stdout + one.stderr
+    assert ("(renamed or removed?): test_here.py::TestGroup::test_gone, test_here.py::test_renamed\n"
+            in one.stderr)
