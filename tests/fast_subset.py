@@ -6,9 +6,12 @@ data set in tests/data and over both n-gram matchers. Each such family keeps
 one data set in the fast subset, with both matchers, so a quick run still checks
 exactness against sacreBLEU's frozen values on real data; its other data sets
 are marked ``slow``. Sweeps (every short string, many seeds, every crash point)
-keep a representative or two; races of many processes are marked ``slow``.
+keep a representative or two; races of many processes are marked ``slow``, and
+so are the costliest remaining tests (:data:`COSTLY`).
 
-``slow`` only selects: every test still runs in the full suite.
+``slow`` only selects: every test still runs in the full suite. Every id listed
+here must name a test: a stale one stops the run with a usage error naming it
+(:func:`check_listed_tests_exist`, for the files a run collects).
 """
 
 from __future__ import annotations
