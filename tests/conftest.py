@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from bleucli.cli import cli
 from datasets import EXAMPLES
-from fast_subset import mark_slow_beyond_representatives
+from fast_subset import check_listed_tests_exist, mark_slow_beyond_representatives
 from matchers import MATCHERS, select_matcher
 
 REPO = Path(__file__).resolve().parent.parent
@@ -66,6 +66,8 @@ def example_sys() -> str:
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The fast subset keeps a few representatives of some families (tests/fast_subset.py)."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The fast subset keeps a few representatives of some families (tests/fast_subset.py), all
+    of which must exist."""
+    check_listed_tests_exist(config, items)
     mark_slow_beyond_representatives(items)

@@ -6,14 +6,18 @@ data set in tests/data and over both n-gram matchers. Each such family keeps
 one data set in the fast subset, with both matchers, so a quick run still checks
 exactness against sacreBLEU's frozen values on real data; its other data sets
 are marked ``slow``. Sweeps (every short string, many seeds, every crash point)
-keep a representative or two; races of many processes are marked ``slow``.
+keep a representative or two; races of many processes are marked ``slow``, and
+so are the costliest remaining tests (:data:`COSTLY`).
 
-``slow`` only selects: every test still runs in the full suite.
+``slow`` only selects: every test still runs in the full suite. Every id listed
+here must name a test: a stale one stops the run with a usage error naming it
+(:func:`check_listed_tests_exist`, for the files a run collects).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from pathlib import Path
 
 import pytest
 
@@ -34,36 +38,27 @@ def slow_except(values: Iterable[object], fast: Collection[object]) -> list[obje
 #: subset, with how many stay: the rest repeat the same check on other inputs, and the full suite
 #: runs them all. Each of these cost the fast subset 0.5-2.5 s in full.
 REPRESENTATIVES: dict[str, int] = {
-    "tests/test_hostile_input.py::test_broken_pipe_exits_141": 1,
-    "tests/testsets/test_cli.py::test_failures_have_exit_codes_and_one_line": 3,
-    "tests/test_multibleu.py::test_same_line_as_the_perl_script": 4,
-    "tests/test_json_superset.py::test_json_is_a_superset_of_live_sacrebleu_output": 2,
-    "tests/test_chrf.py::test_string_matches_equal_counting": 4,
     "tests/test_chrf_ter_oracle.py::test_chrf_matches_oracle": 8,
-    "tests/test_significance_oracle.py::test_matches_live_oracle": 2,
     "tests/test_significance_chrf_ter.py::test_paired_tests_equal_sacrebleu": 3,
-    "tests/test_shards.py::test_merged_shards_print_the_single_run": 2,
-    "tests/test_shards.py::test_per_segment_shards_run_significance_tests_like_the_single_run": 2,
-    "tests/test_ter_normalized.py::test_windows_against_sacrebleu": 2,
     "tests/test_ter_normalized.py::test_windows_every_api_path": 2,
     "tests/test_compiled_tokenizers.py::test_sentence_scores_equal_pure_python": 3,
     "tests/test_compiled_tokenizers.py::test_statistics_equal_pure_python_on_random_segments": 5,
-    "tests/test_compiled_matcher.py::test_equals_the_definition_on_repetitive_input": 3,
-    "tests/test_oracle_differential.py::test_random_options_equal_oracle": 6,
+    "tests/test_oracle_differential.py::test_random_options_equal_oracle": 4,
     "tests/test_reference_data.py::test_every_kind_of_prepared_references_gives_the_same_statistics": 2,
-    "tests/test_significance_render.py::test_paired_output_matches_sacrebleu": 2,
-    "tests/testsets/test_spm_models.py::test_scores_equal_sacrebleu_with_the_same_model_in_its_cache": 1,
     "tests/test_mecab_tokenizers.py::test_corpus_and_sentence_bleu_and_tokens_equal_sacrebleu": 1,
     "tests/testsets/test_cache_recovery.py::test_damaged_processed_field_is_rebuilt": 2,
-    "tests/test_significance_oracle.py::test_chrf_and_ter_match_live_oracle": 1,
-    "tests/test_compiled_tokenizers.py::test_references_kept_as_text_score_as_python": 1,
-    "tests/test_compare.py::test_highlighted_ngrams_add_up_to_the_clipped_matches": 2,
     "tests/test_significance.py::test_confidence_interval_matches_oracle": 2,
-    "tests/test_dropin_cli.py::test_bleu_above_100_matches_sacrebleu": 2,
+    "tests/test_nltk_bleu.py::test_live_random_corpora_match_nltk": 3,
+    "tests/test_ngram_match.py::test_single_reference_paths_equal_counting": 8,
+    "tests/test_ngram_match.py::test_character_matches_equal_counting": 5,
+    "tests/test_hostile_input.py::test_endless_input_is_exit_3_in_flat_memory": 3,
+    "tests/test_dropin_cli.py::test_sacrebleu_format_is_honoured_where_bleucli_format_is_unset": 3,
 }
 
 #: Tests that wait on purpose (a stalled server, a deadline, a held lock, a slow download killed
-#: midway) or re-run a published figure already checked on frozen values: full suite only.
+#: midway), re-run a published figure already checked on frozen values, or repeat at a cost of
+#: seconds a check the subset makes elsewhere (both matchers on real lines: the golden families;
+#: the GLEU command: test_cli_one_reference), or hold a pipe open on 40,000 lines: full suite only.
 WAITING_OR_REPEATED: frozenset[str] = frozenset({
     "tests/testsets/test_hostile_cache.py::test_waiting_for_the_cache_lock_is_said_once",
     "tests/testsets/test_download_faults.py::test_stall_ends_within_the_read_timeout",
@@ -71,18 +66,142 @@ WAITING_OR_REPEATED: frozenset[str] = frozenset({
     "tests/testsets/test_cache_recovery.py::test_kill_9_during_a_slow_download_then_recover",
     "tests/test_gleu.py::test_published_jfleg_source_scores_with_python2_sampling",
     "tests/test_gleu.py::test_cli_sentence_level",
+    "tests/test_gleu.py::test_cli",
+    "tests/test_compiled_matcher.py::test_equals_the_python_matchers_on_real_lines",
+    "tests/test_cli_subprocess.py::test_broken_pipe_exits_quietly",
+})
+
+
+#: The costliest tests left after the two lists above (0.4 s or more per family on two cores with
+#: one other job running, ``--durations=0``; together over half of the subset's time): full suite
+#: only, so that the subset stays under a minute. The subset keeps the checks of the coverage idea
+#: above: the golden BLEU, chrF/TER, published-score and NLTK families on their data set with
+#: both matchers, the C tokenizers against pure Python, the golden compare report.
+COSTLY: frozenset[str] = frozenset({
+    "tests/test_bleu_family.py::test_which_bleu_every_row_from_its_own_definition",
+    "tests/test_chrf.py::test_string_matches_equal_counting",
+    "tests/test_chrf_ter_oracle.py::test_ter_edit_distance_matches_oracle_on_synthetic_pairs",
+    "tests/test_chrf_ter_oracle.py::test_ter_matches_oracle",
+    "tests/test_compare.py::test_corpus_scores_cis_and_p_values_equal_the_scoring_command",
+    "tests/test_compare.py::test_highlighted_ngrams_add_up_to_the_clipped_matches",
+    "tests/test_compare.py::test_pairwise_matrix_is_each_pairs_own_test",
+    "tests/test_compare.py::test_the_bootstrap_deltas_are_the_ones_pbs_reads_its_p_value_from",
+    "tests/test_compiled_matcher.py::test_equals_the_definition_on_repetitive_input",
+    "tests/test_compiled_matcher.py::test_prepared_references_equal_the_definition_for_every_hypothesis",
+    "tests/test_compiled_tokenizers.py::test_on_random_text",
+    "tests/test_compiled_tokenizers.py::test_references_kept_as_text_score_as_python",
+    "tests/test_dropin_cli.py::test_bleu_above_100_matches_sacrebleu",
+    "tests/test_dropin_cli.py::test_options_before_a_command_apply_to_it",
+    "tests/test_dropin_cli.py::test_stdin_columns_match_sacrebleu",
+    "tests/test_dropin_cli.py::test_terminal_colours_match_sacrebleu",
+    "tests/test_gleu.py::test_equals_frozen_gleu_py_run",
+    "tests/test_google_bleu.py::test_random_ties_and_empty_sentences_equal_live_nltk",
+    "tests/test_hostile_input.py::test_broken_pipe_exits_141",
+    "tests/test_hostile_input.py::test_dev_full_is_one_line_exit_74",
+    "tests/test_hostile_input.py::test_max_line_bytes_raises_the_limit",
+    "tests/test_hostile_input.py::test_ter_long_segment_is_refused_with_file_and_line",
+    "tests/test_json_superset.py::test_json_is_a_superset_of_live_sacrebleu_output",
+    "tests/test_mecab_tokenizers.py::test_reference_tokens_equal_sacrebleu",
+    "tests/test_mecab_tokenizers.py::test_sacrebleu_table_mecab_rows_reproduce",
+    "tests/test_mteval_rules.py::test_intl_every_short_string_with_inner_whitespace",
+    "tests/test_multibleu.py::test_same_line_as_the_perl_script",
+    "tests/test_nltk_bleu.py::test_live_ted_sys2_against_nltk",
+    "tests/test_nltk_bleu.py::test_nltk_own_smoothing_methods_work_in_bleucli",
+    "tests/test_nltk_bleu.py::test_pure_python_counting_gives_the_same_floats",
+    "tests/test_pairwise.py::test_aggregate_equals_its_definition",
+    "tests/test_pairwise.py::test_every_cell_equals_sacrebleu_sentence_score",
+    "tests/test_parallel_files.py::test_byte_cut_parts_equal_one_process",
+    "tests/test_ref_length.py::test_four_decimals_of_mteval",
+    "tests/test_self_bleu.py::test_sacrebleu_style_equals_sacrebleu_sentence_score_loop",
+    "tests/test_self_bleu.py::test_texygen_anchor_figures_of_the_issue",
+    "tests/test_self_bleu.py::test_texygen_equals_frozen_texygen_run",
+    "tests/test_shards.py::test_merged_shards_print_the_single_run",
+    "tests/test_shards.py::test_per_segment_shards_run_significance_tests_like_the_single_run",
+    "tests/test_significance.py::test_results_do_not_depend_on_jobs",
+    "tests/test_significance.py::test_wmt21_three_refs_paired_ar",
+    "tests/test_significance_oracle.py::test_chrf_and_ter_match_live_oracle",
+    "tests/test_significance_oracle.py::test_matches_live_oracle",
+    "tests/test_significance_render.py::test_paired_output_matches_sacrebleu",
+    "tests/test_statistics.py::test_ter_with_three_references_equals_the_live_oracle",
+    "tests/test_statistics.py::test_ter_with_three_references_is_sacrebleus_float_on_every_path",
+    "tests/test_streaming.py::test_parallel_scores_are_identical",
+    "tests/test_ter_normalized.py::test_short_strings_against_sacrebleu",
+    "tests/test_ter_normalized.py::test_windows_against_sacrebleu",
+    "tests/testsets/test_cache_recovery.py::test_crash_at_each_step_then_recover",
+    "tests/testsets/test_cli.py::test_failures_have_exit_codes_and_one_line",
+    "tests/testsets/test_cli.py::test_hostile_archive_and_bad_registry_exit_6",
+    "tests/testsets/test_cli.py::test_pipe_echo_translate_score",
+    "tests/testsets/test_compare_testsets.py::test_compare_on_a_test_set_equals_compare_on_its_files",
+    "tests/testsets/test_compare_testsets.py::test_docids_file_with_reference_files",
+    "tests/testsets/test_hostile_cache.py::test_a_damaged_sacrebleu_copy_is_not_used",
+    "tests/testsets/test_hostile_cache.py::test_cache_remove_takes_the_names_verify_gives",
+    "tests/testsets/test_hostile_cache.py::test_failed_download_leaves_nothing_to_list_or_verify",
+    "tests/testsets/test_hostile_cache.py::test_offline_a_damaged_own_copy_is_replaced_from_the_sacrebleu_cache",
+    "tests/testsets/test_hostile_cache.py::test_remove_on_read_only_cache_names_path_and_operation",
+    "tests/testsets/test_hostile_cache.py::test_retries_are_announced_on_a_non_tty_stderr",
+    "tests/testsets/test_hostile_cache.py::test_sacrebleu_cache_is_used_without_network",
+    "tests/testsets/test_hostile_xml.py::test_entity_declarations_in_wmt_xml_are_refused",
+    "tests/testsets/test_run_modes.py::test_a_sacrebleu_signature_checks_a_test_set_run",
+    "tests/testsets/test_run_modes.py::test_every_mode_checks_the_test_set_fields",
+    "tests/testsets/test_run_modes.py::test_every_mode_prints_the_test_set_fields",
+    "tests/testsets/test_sacrebleu_parity.py::test_fields_echo_and_references_match_sacrebleu",
+    "tests/testsets/test_sacrebleu_parity.py::test_golden_file_is_current",
+    "tests/testsets/test_spm_models.py::test_kill_9_during_the_model_download_leaves_nothing_under_the_final_name",
+    "tests/testsets/test_spm_models.py::test_scores_equal_sacrebleu_with_the_same_model_in_its_cache",
 })
 
 
 def mark_slow_beyond_representatives(items: list[pytest.Item]) -> None:
     """Mark ``slow`` the members of :data:`REPRESENTATIVES` families past their count, and the
-    tests of :data:`WAITING_OR_REPEATED` (called from ``conftest.py`` before ``-m`` selects)."""
+    tests of :data:`WAITING_OR_REPEATED` and :data:`COSTLY` (called from ``conftest.py`` before
+    ``-m`` selects)."""
     kept: dict[str, int] = {}
     for item in items:
         family = item.nodeid.split("[", 1)[0]
-        if family in WAITING_OR_REPEATED:
+        if family in WAITING_OR_REPEATED or family in COSTLY:
             item.add_marker(pytest.mark.slow)
         elif family in REPRESENTATIVES and item.get_closest_marker("slow") is None:
             kept[family] = kept.get(family, 0) + 1
             if kept[family] > REPRESENTATIVES[family]:
                 item.add_marker(pytest.mark.slow)
+
+
+def stale_entries(listed: Iterable[str], modules: dict[str, object], roots: Collection[Path],
+                  rootpath: Path) -> list[str]:
+    """The ids of ``listed`` (``path::function`` or ``path::Class::function``, relative to
+    ``rootpath``) that name no test: their file was collected (``modules``: path -> module object)
+    and has no such function, or their file is missing although a directory of ``roots`` that
+    holds it was collected whole. Ids of files outside the collection are not judged, so running
+    one file or one test checks only that file's ids."""
+    stale = []
+    for entry in sorted(set(listed)):
+        path, *names = entry.split("::")
+        if path in modules:
+            owner: object = modules[path]
+            for name in names:
+                owner = getattr(owner, name, None)
+            if owner is None or not callable(owner):
+                stale.append(entry)
+        elif not (rootpath / path).is_file() and any((rootpath / path).is_relative_to(root) for root in roots):
+            stale.append(entry)
+    return stale
+
+
+def check_listed_tests_exist(config: pytest.Config, items: list[pytest.Item],
+                             listed: Iterable[str] | None = None) -> None:
+    """Stop the run with a usage error naming every id of :data:`REPRESENTATIVES` and
+    :data:`WAITING_OR_REPEATED` and :data:`COSTLY` (or of ``listed``) that no longer names a test (see
+    :func:`stale_entries`): a renamed test would otherwise silently leave, or enter, the fast subset."""
+    if listed is None:
+        listed = [*REPRESENTATIVES, *WAITING_OR_REPEATED, *COSTLY]
+    modules = {}
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is not None:
+            modules.setdefault(item.nodeid.split("::", 1)[0], module)
+    invoked = config.invocation_params.dir
+    roots = [(invoked / arg).resolve() for arg in config.args if "::" not in arg and (invoked / arg).is_dir()]
+    stale = stale_entries(listed, modules, roots, config.rootpath)
+    if stale:
+        raise pytest.UsageError("tests/fast_subset.py lists tests that do not exist (renamed or removed?): "
+                                + ", ".join(stale))

@@ -175,7 +175,9 @@ def test_ter_long_segment_is_refused_with_file_and_line(tmp_path: Path) -> None:
         assert result.stderr.count(b"\n") == 1 and result.stdout == b""
 
 
+@pytest.mark.oracle
 def test_ter_max_words_bounds_and_keeps_sacrebleu_numbers(tmp_path: Path) -> None:
+    pytest.importorskip("sacrebleu", reason="needs the oracle (bleucli[oracle])")
     from sacrebleu.metrics import TER as OracleTER
 
     from bleucli.errors import SegmentTooLongError
