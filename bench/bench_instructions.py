@@ -1,6 +1,6 @@
 """Instructions executed by bleucli and sacreBLEU 2.6 on the same command lines, side by side.
 
-    python bench/bench_instructions.py [--chrf] [--before CHECKOUT] [--no-sacrebleu]
+    python bench/bench_instructions.py [--chrf] [--modes] [--before CHECKOUT] [--no-sacrebleu]
 
 CPU time on a shared VM varies by up to 2x between identical runs, which hides
 changes of 5-10%. The number of instructions a run executes does not:
@@ -55,6 +55,8 @@ def main() -> None:
     parser.add_argument("--chrf", action="store_true", help="also chrF and chrF++ on one system")
     parser.add_argument("--before", type=Path, help="another bleucli checkout to compare with (its own column)")
     parser.add_argument("--no-sacrebleu", action="store_true", help="leave sacreBLEU's column out")
+    parser.add_argument("--modes", action="store_true",
+                        help="also TER, -sl, -ci, -pbs and -par on the first 1,000 lines (sacreBLEU's flags)")
     args = parser.parse_args()
     print_matcher()
     if shutil.which("valgrind") is None:
@@ -70,6 +72,21 @@ def main() -> None:
     if args.chrf:
         rows += [("wmt17-en-de, 1 system, chrF2", [ref, "-i", systems[0], "-b", "-m", "chrf"]),
                  ("wmt17-en-de, 1 system, chrF2++", [ref, "-i", systems[0], "-b", "-m", "chrf", "-cw", "2"])]
+    if args.modes:
+        scratch = Path(tempfile.mkdtemp(prefix="bleucli-bench-"))
+        short = []
+        for path in (ref, systems[0], systems[1]):
+            with open(path, encoding="utf-8") as handle:
+                lines = [next(handle) for _ in range(1000)]
+            target = scratch / f"{len(short)}-{Path(path).name}"
+            target.write_text("".join(lines), encoding="utf-8")
+            short.append(str(target))
+        ref1k, sys1k, other1k = short
+        rows += [("1,000 lines, TER", [ref1k, "-i", sys1k, "-b", "-m", "ter"]),
+                 ("1,000 lines, -sl", [ref1k, "-i", sys1k, "-sl"]),
+                 ("1,000 lines, -ci (100)", [ref1k, "-i", sys1k, "-ci", "--confidence-n", "100"]),
+                 ("1,000 lines, 2 systems -pbs (100)", [ref1k, "-i", sys1k, other1k, "-pbs", "-pbsn", "100"]),
+                 ("1,000 lines, 2 systems -par (100)", [ref1k, "-i", sys1k, other1k, "-par", "-parn", "100"])]
     here = Path(__file__).resolve().parent.parent
     for tree in (here, args.before):
         if tree is not None:
