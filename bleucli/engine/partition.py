@@ -27,9 +27,10 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice, repeat, zip_longest
 from operator import is_
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, LengthMismatchError, SegmentTooLongError
+from ..frozen import Frozen
 from ..input.aligned import AlignedFile, aligned_source
 from ..input.reading import FileLines, bom_notice
 from ..input.sources import Streams
@@ -117,7 +118,7 @@ def read_aligned_range(line_range: LineRange, source: AlignedFile) -> Chunk:
 
 
 # -- parts: what a task reads -----------------------------------------------------------------------------------------
-class ChunkPart(NamedTuple):
+class ChunkPart(Frozen):
     """Segments this process has read: one chunk whose first segment is line ``first_line``."""
 
     first_line: int
@@ -128,7 +129,7 @@ class ChunkPart(NamedTuple):
         return self.first_line, ((self.systems, self.references),)
 
 
-class RangesPart(NamedTuple):
+class RangesPart(Frozen):
     """The same lines of every file (systems first), one :class:`LineRange` each, read by the task in chunks."""
 
     ranges: list[LineRange]
@@ -145,7 +146,7 @@ class RangesPart(NamedTuple):
                                                          self.system_names, self.reference_names)
 
 
-class AlignedPart(NamedTuple):
+class AlignedPart(Frozen):
     """A partition (line range) of an ``--aligned`` file, read and parsed by the task."""
 
     line_range: LineRange
@@ -155,7 +156,7 @@ class AlignedPart(NamedTuple):
         return self.line_range.first_line, (read_aligned_range(self.line_range, self.source),)
 
 
-class CutPart(NamedTuple):
+class CutPart(Frozen):
     """The lines of bytes ``start`` to ``end`` of the first file and the same lines of the others.
 
     The first part reads the other files from their start, as many lines as the first file gives. A later
@@ -214,7 +215,7 @@ class CutPart(NamedTuple):
 Part = ChunkPart | RangesPart | AlignedPart | CutPart
 
 
-class Plan(NamedTuple):
+class Plan(Frozen):
     """How a run's input is cut: its parts, and whether they are one per worker (:meth:`Workers.split`)."""
 
     parts: Iterable[Part]
@@ -343,7 +344,7 @@ def _aligned_parts(workers: Workers, source: AlignedFile) -> list[AlignedPart]:
 
 
 # -- reducers and the runner ------------------------------------------------------------------------------------------
-class Job(NamedTuple):
+class Job(Frozen):
     """What every task of a run shares (sent to each worker once): the metrics, the reducer and the names."""
 
     metrics: list[Metric[Any]]

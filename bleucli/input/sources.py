@@ -14,6 +14,7 @@ from itertools import chain, tee
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from ..errors import InputError, OptionError
+from ..frozen import Frozen
 from .reading import DEFAULT_MAX_LINE_BYTES, STDIN_NAME, FileLines, iter_lines
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +32,7 @@ class Streams(NamedTuple):
     from_stdin: bool = False
 
 
-class TestSetReferences(NamedTuple):
+class TestSetReferences(Frozen):
     """References resolved elsewhere (a standard test set, ``-t``), and the filter its hypotheses go through.
 
     ``keep(lines, source=name)`` checks that a system covers the full set(s) and keeps the lines of the
