@@ -201,7 +201,8 @@ BUILTIN: tuple[MetricEntry, ...] = (
             Flag(("-tok", "--tokenize"), "tokenize", kind="choice", choices="bleucli.tokenizers:available_tokenizers",
                  help="Tokenizer [default: 13a; zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean targets]."),
             Flag(("--spm-model",), "spm_model", kind="path", metavar="FILE",
-                 help="A local SentencePiece model for -tok spm (signed tok:spm-<its sha256, 12 digits>)."),
+                 help="A local SentencePiece model for -tok spm (signed tok:spm-<its sha256, 12 digits>): a regular "
+                      "file of at most 64 MiB (anything else: exit 3)."),
             Flag(("-s", "--smooth-method"), "smooth_method", kind="choice", choices=tuple(SMOOTH_DEFAULTS),
                  help="BLEU smoothing method."),
             Flag(("-sv", "--smooth-value"), "smooth_value", kind="float",
