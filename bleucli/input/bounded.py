@@ -49,9 +49,10 @@ def loads(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
         raise ValueError(f"JSON nested more than {max_depth} levels deep") from None
 
 
-def read_regular(path: str, max_bytes: int, what: str = "file") -> bytes:
+def read_regular(path: str, max_bytes: int, what: str = "file", hint: str = "") -> bytes:
     """The bytes of the regular file ``path``, refused (InputError naming it) if it is anything else or too big.
 
+    ``hint`` ends the message of a file over the cap (how to raise it).
     The file is opened without blocking (a FIFO swapped in after a check cannot hang
     the read) and checked on the open descriptor.
     """
@@ -73,7 +74,7 @@ def read_regular(path: str, max_bytes: int, what: str = "file") -> bytes:
     elif not stat.S_ISREG(status.st_mode):
         problem = f"is not a regular file (a device, FIFO or socket), not a {what}"
     elif status.st_size > max_bytes:
-        problem = f"is larger than the limit of {max_bytes} bytes for a {what}"
+        problem = f"is larger than the limit of {max_bytes} bytes for a {what}{hint}"
     if problem is not None:
         os.close(descriptor)
         raise InputError(problem, path)
@@ -84,7 +85,7 @@ def read_regular(path: str, max_bytes: int, what: str = "file") -> bytes:
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
     if len(data) > max_bytes:
-        raise InputError(f"is larger than the limit of {max_bytes} bytes for a {what}", path)
+        raise InputError(f"is larger than the limit of {max_bytes} bytes for a {what}{hint}", path)
     return data
 
 
