@@ -191,7 +191,8 @@ def _bleu_check(row: Sequence[int], options: BLEUOptions) -> str | None:
         return f"the 1-gram count ({row[2 + order]}) differs from the hypothesis length ({row[0]})"
     for n in range(1, order):
         if row[2 + order + n] > row[2 + order + n - 1]:
-            return f"the {n + 1}-gram count ({row[2 + order + n]}) exceeds the {n}-gram count ({row[2 + order + n - 1]})"
+            return (f"the {n + 1}-gram count ({row[2 + order + n]}) exceeds the {n}-gram count "
+                    f"({row[2 + order + n - 1]})")
     for n in range(order):
         if row[2 + n] > row[2 + order + n]:
             return f"{n + 1}-gram matches ({row[2 + n]}) exceed the {n + 1}-gram count ({row[2 + order + n]})"

@@ -305,5 +305,5 @@ def merged_rows(shards: Sequence[tuple[str, dict[str, Any]]]) -> list[list[list[
             for m in range(len(first))]
 
 
-__all__ = ["FORMAT", "DEFAULT_MAX_SHARD_BYTES", "ShardError", "read_shard_bytes", "shard_document", "read_shard", "merge", "merged_rows", "to_text",
-           "file_sha256"]
+__all__ = ["FORMAT", "DEFAULT_MAX_SHARD_BYTES", "ShardError", "read_shard_bytes", "shard_document", "read_shard",
+           "merge", "merged_rows", "to_text", "file_sha256"]

@@ -235,8 +235,8 @@ def build_for_statistics(check: _Checker, options: MetricOptions, document: dict
             if form is None or form.fullmatch(stored) is None:
                 check.fail(f"metrics[{index}].signature",
                            f"tok is {show(stored)}, which the tokenizer {show(stand_in)} of options.bleu never signs")
-            metric.tokenize = stand_in
-            metric.tokenizer = _SignatureOnly(stored)
+            metric.tokenize = stand_in  # type: ignore[attr-defined]  # BLEU's
+            metric.tokenizer = _SignatureOnly(stored)  # type: ignore[attr-defined]
         metrics.append(metric)
     nrefs = document["nrefs"]
     for index, (metric, entry) in enumerate(zip(metrics, entries)):
@@ -245,10 +245,10 @@ def build_for_statistics(check: _Checker, options: MetricOptions, document: dict
                        f"{show(metric.name)}")
         rebuilt = metric.signature(nrefs).format()
         if entry["signature"] != rebuilt:
-            stored, expected = _signature_fields(entry["signature"]), _signature_fields(rebuilt)
-            key = next((k for k in [*expected, *stored] if stored.get(k) != expected.get(k)), "")
+            written, expected = _signature_fields(entry["signature"]), _signature_fields(rebuilt)
+            key = next((k for k in [*expected, *written] if written.get(k) != expected.get(k)), "")
             check.fail(f"metrics[{index}].signature",
-                       f"{key} is {show(stored.get(key))}, but the shard's options give {show(expected.get(key))}")
+                       f"{key} is {show(written.get(key))}, but the shard's options give {show(expected.get(key))}")
     return metrics
 
 
