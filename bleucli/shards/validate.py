@@ -305,16 +305,20 @@ def check_document(path: str, document: Any, fmt: str) -> tuple[MetricOptions, l
             if not isinstance(per_system, list) or len(per_system) != len(systems):
                 check.fail(where, f"expected a list of {len(systems)} (one per system), got {show(per_system)}")
             for k, statistics in enumerate(per_system):
-                _check_sums(check, schema, record, statistics, f"{where}[{k}]", segments)
+                _check_sums(check, schema, record, statistics, f"{where}[{k}]", segments, f"{name} statistics for "
+                            f"system {k + 1}")
     return options, metrics
 
 
-def _check_sums(check: _Checker, schema: Any, record: Any, statistics: Any, where: str, segments: int) -> None:
+def _check_sums(check: _Checker, schema: Any, record: Any, statistics: Any, where: str, segments: int,
+                what: str) -> None:
     check.object(statistics, where, {"values", "ordered"})
     values = statistics["values"]
     found = schema.row_problem(values, record)
     if found is not None:
         column, message = found
+        if column is not None:  # the words of the check of the sums too
+            message += f" (impossible {what}: statistic {column + 1} is {values[column]!r})"
         check.fail(f"{where}.values" + (f"[{column}]" if column is not None else ""), message)
     ordered = statistics["ordered"]
     expected = {str(i) for i in schema.real_columns}
