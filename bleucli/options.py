@@ -225,8 +225,9 @@ class RunOptions(Frozen):
                                 num_refs=flags["num_refs"], encoding=flags["encoding"], tsv=flags["tsv"],
                                 max_line_bytes=flags.get("max_line_bytes", DEFAULT_MAX_LINE_BYTES),
                                 aligned=flags.get("aligned"),
-                                columns=tuple(c.strip() for c in (flags.get("columns") or "").split(",")
-                                              if flags.get("columns"))),
+                                # --columns '' is ("",): refused as a usage error, not taken as the default
+                                columns=tuple(c.strip() for c in flags["columns"].split(","))
+                                if flags.get("columns") is not None else ()),
             metrics=metrics,
             significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
                                              flags["paired_ar_n"], seed),

@@ -83,3 +83,14 @@ def test_missing_reference_file_and_skipped_extra(tmp_path: Path, monkeypatch: p
     assert result.exit_code == 0 and result.stdout.startswith("BLEU = 100.00")
     assert "reference file typo does not exist" in result.stderr
     assert invoke(["multi-bleu"], input=b"a\n").exit_code == 2
+
+
+@pytest.mark.parametrize("script", ["multi-bleu", "multi-bleu-detok"])
+def test_an_empty_reference_file_is_exit_3_in_one_line(tmp_path: Path, script: str) -> None:
+    (tmp_path / "ref").write_bytes(b"")
+    (tmp_path / "ref2").write_bytes(b"a b c\n")
+    for refs in (["ref"], ["ref2", str(tmp_path / "ref")]):
+        proc = run_subprocess([script, *(str(tmp_path / r) if r in ("ref", "ref2") else r for r in refs)],
+                              stdin=b"a b c\n", timeout=60)
+        assert proc.returncode == 3 and proc.stdout == b"", proc.stderr
+        assert proc.stderr.count(b"\n") == 1 and b"empty reference file" in proc.stderr

@@ -51,7 +51,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
                    "number of tabs differs are an error), or --no-tsv: one system whose lines may hold tabs.")
 @click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
               help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
-@click.option("--aligned", metavar="FILE", default=None, type=click.Path(dir_okay=False, allow_dash=False),
+@click.option("--aligned", metavar="FILE", default=None, type=click.Path(allow_dash=False),  # a directory: exit 3
               help="Read hypotheses and references from one file: TSV, or JSON lines when FILE ends in .jsonl "
                    "(.gz too). With -j/--dask the workers read it in partitions. Replaces REF... and -i.")
 @click.option("--columns", metavar="HYP,REF[,REF...]", default=None,

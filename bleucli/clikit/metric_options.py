@@ -37,7 +37,7 @@ def _option(entry: registry.MetricEntry, flag: registry.Flag) -> Callable[[Any],
         elif flag.kind == "float":
             settings["type"] = float
         elif flag.kind == "path":
-            settings["type"] = click.Path(dir_okay=False)
+            settings["type"] = click.Path()  # the reader refuses a directory (exit 3, as for -i DIR)
         settings["default"] = default
         settings["show_default"] = default is not None
         if flag.metavar:

@@ -237,7 +237,11 @@ def multi_bleu(hypothesis: bytes, reference_paths: Sequence[str], lowercase: boo
     """Score ``hypothesis`` (stdin's bytes) against reference files as the chosen script does."""
     per_line: list[list[list[str]]] = []
     for path in reference_paths:
-        for number, line in enumerate(read_lines(path), start=1):
+        lines = read_lines(path)
+        if not lines:  # the scripts would score every line against a reference of length 9999
+            raise InputError(f"{path}: empty reference file (multi-bleu.perl would print a score against "
+                             "references of length 9999)")
+        for number, line in enumerate(lines, start=1):
             if detok:
                 tokens = tokens_detok(detok_line(line, path, number), lowercase, tokenize_first=True)
             else:

@@ -80,11 +80,11 @@ class AlignedFile(Frozen):
                                      self.path, number)
                 yield [parts[i].rstrip() for i in fields]
             return
-        import json
+        from .bounded import loads
 
         for number, line in enumerate(lines, first_line):
             try:
-                record: Any = json.loads(line)
+                record: Any = loads(line)
             except ValueError as exc:
                 raise InputError(f"invalid JSON ({exc})", self.path, number) from None
             if not isinstance(record, dict):

@@ -314,6 +314,8 @@ class BLEU(Metric[BLEURefData]):
         self.trg_lang = trg_lang
         if tokenize is None and spm_model is not None:
             tokenize = "spm"
+        if spm_model is not None and tokenize != "spm":  # checked before the model file is opened
+            raise OptionError(f"a SentencePiece model file (--spm-model) needs the tokenizer 'spm', not '{tokenize}'")
         self.tokenize = tokenize if tokenize is not None else default_tokenizer_for(trg_lang)
         self.tokenizer = get_tokenizer(self.tokenize, spm_model=spm_model, models=models)
         if self.tokenize == "spm" and spm_model is None:

@@ -93,18 +93,32 @@ class StatisticsSchema(Frozen):
 
     def problem(self, row: Sequence[Any], options: Any) -> str | None:
         """Why ``row`` cannot be a statistics row of this metric under ``options`` (``None``: it can)."""
+        found = self.row_problem(row, options)
+        if found is None:
+            return None
+        column, message = found
+        return message if column is None else f"statistic {column + 1} is {message}"
+
+    def row_problem(self, row: Sequence[Any], options: Any) -> tuple[int | None, str] | None:
+        """``(column, message)`` of the first thing wrong with ``row`` (``column``: 0-based, ``None`` when
+        the row as a whole is wrong: its length or an invariant), or ``None``.
+
+        For a bad column the message starts with the value (``-1 is not a non-negative integer``),
+        so that a caller can prefix where it is.
+        """
         expected = self.columns(options)
         if not isinstance(row, (list, tuple)) or len(row) != expected:
             got = len(row) if isinstance(row, (list, tuple)) else type(row).__name__
-            return f"expected {expected} statistics, got {got}"
+            return None, f"expected {expected} statistics, got {got}"
         for index, value in enumerate(row):
             if index in self.real_columns:
                 if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                         or value < 0:
-                    return f"statistic {index + 1} is {value!r}, not a finite non-negative number"
+                    return index, f"{value!r} is not a finite non-negative number"
             elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                return f"statistic {index + 1} is {value!r}, not a non-negative integer"
-        return self.check(row, options) if self.check is not None else None
+                return index, f"{value!r} is not a non-negative integer"
+        problem = self.check(row, options) if self.check is not None else None
+        return None if problem is None else (None, problem)
 
 
 class MetricEntry(Frozen):
@@ -172,6 +186,13 @@ def _bleu_columns(options: BLEUOptions) -> int:
 
 def _bleu_check(row: Sequence[int], options: BLEUOptions) -> str | None:
     order = options.max_order
+    # the hypothesis length is its number of unigrams, and a hypothesis has no more n+1-grams than n-grams
+    if row[2 + order] != row[0]:
+        return f"the 1-gram count ({row[2 + order]}) differs from the hypothesis length ({row[0]})"
+    for n in range(1, order):
+        if row[2 + order + n] > row[2 + order + n - 1]:
+            return (f"the {n + 1}-gram count ({row[2 + order + n]}) exceeds the {n}-gram count "
+                    f"({row[2 + order + n - 1]})")
     for n in range(order):
         if row[2 + n] > row[2 + order + n]:
             return f"{n + 1}-gram matches ({row[2 + n]}) exceed the {n + 1}-gram count ({row[2 + order + n]})"
@@ -201,7 +222,8 @@ BUILTIN: tuple[MetricEntry, ...] = (
             Flag(("-tok", "--tokenize"), "tokenize", kind="choice", choices="bleucli.tokenizers:available_tokenizers",
                  help="Tokenizer [default: 13a; zh, ja-mecab, ko-mecab for Chinese, Japanese, Korean targets]."),
             Flag(("--spm-model",), "spm_model", kind="path", metavar="FILE",
-                 help="A local SentencePiece model for -tok spm (signed tok:spm-<its sha256, 12 digits>)."),
+                 help="A local SentencePiece model for -tok spm (signed tok:spm-<its sha256, 12 digits>): a regular "
+                      "file of at most 64 MiB (anything else: exit 3)."),
             Flag(("-s", "--smooth-method"), "smooth_method", kind="choice", choices=tuple(SMOOTH_DEFAULTS),
                  help="BLEU smoothing method."),
             Flag(("-sv", "--smooth-value"), "smooth_value", kind="float",

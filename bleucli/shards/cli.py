@@ -10,6 +10,7 @@ parameters to :func:`stats_command` (this module does not import the CLI).
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from typing import Any
 
@@ -128,24 +129,33 @@ def stats_command(score: click.Command) -> click.Command:
               help="Fail with exit code 7 if the signature differs from SIG.")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
               help="Worker processes for the resampling tests (0: one per CPU).")
+@click.option("--max-shard-bytes", type=click.IntRange(min=1), default=512 << 20, show_default=True, metavar="N",
+              help="Refuse (exit 3) a shard larger than N bytes (512 MiB by default; decompressed size for .gz).")
 @significance_options
 def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, width: int, short: bool,
-          quiet: bool, expect_signature: str | None, jobs: int, **significance: Any) -> int:
+          quiet: bool, expect_signature: str | None, jobs: int, max_shard_bytes: int, **significance: Any) -> int:
     """Add up shards written by `bleucli stats` and print what `bleucli` prints for the whole corpus.
 
     Shards may be given in any order; they must have the same options, signatures,
     systems and bleucli version, and cover the corpus without gaps or overlaps.
+
+    A shard is data, checked whole before anything is added (exit 3 naming the
+    shard and the JSON path of the bad field): regular files or stdin (-) only,
+    at most --max-shard-bytes (512 MiB) each, JSON nested at most 32 levels,
+    written by this bleucli version. Nothing named in a shard is opened or
+    downloaded (a SentencePiece model, a MeCab dictionary): merging needs only
+    the statistics.
     """
     from ..clikit.scoring import Notices, finish
     from ..engine.pipeline import RunResult
-    from ..input.reading import read_bytes
     from .format import merge as merge_shards
-    from .format import read_shard
+    from .format import read_shard, read_shard_bytes
 
     documents = []
     for path in shards:
         try:
-            text = read_bytes(path).decode("utf-8")
+            stdin = getattr(sys.stdin, "buffer", None) if path == "-" else None
+            text = read_shard_bytes(path, max_shard_bytes, stdin).decode("utf-8")
         except UnicodeDecodeError:
             from .format import ShardError
 

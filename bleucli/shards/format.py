@@ -24,17 +24,20 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import InputError
+from ..input.bounded import loads, read_regular
 from ..metrics import registry
 from ..options import MetricOptions
 from ..statistics import Statistics, total
 from ..version import __version__
+from .validate import ShardError, check_document, check_segment_line, show
 
 FORMAT = "bleucli-stats/1"
 
 
-class ShardError(InputError):
-    """A shard file that cannot be read, or shards that cannot be merged."""
+#: The largest shard ``merge`` reads unless told otherwise (``--max-shard-bytes``).
+DEFAULT_MAX_SHARD_BYTES = 512 << 20
+#: Deeper than any shard nests (its per-segment lines nest 3 levels, its header 5).
+MAX_SHARD_DEPTH = 32
 
 
 def file_sha256(path: str) -> str | None:
@@ -129,49 +132,98 @@ def to_text(document: dict[str, Any], rows: Sequence[Sequence[Sequence[Any]]] | 
     return "\n".join(lines)
 
 
-def read_shard(path: str, text: str) -> dict[str, Any]:
-    """Parse and check one shard (``path`` names it in errors)."""
-    header, _, body = text.partition("\n")
+def read_shard_bytes(path: str, max_bytes: int = DEFAULT_MAX_SHARD_BYTES, stdin: Any = None) -> bytes:
+    """A shard's bytes: a regular file (``.gz`` decompressed) or stdin (``-``), at most ``max_bytes`` of them.
+
+    A device (``/dev/urandom``), a FIFO or a directory is refused at once, never read or waited on.
+    """
+    if path == "-":
+        if stdin is None:
+            raise ShardError("stdin is not available", path)
+        data = stdin.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise ShardError(f"is larger than the limit of {max_bytes} bytes for a statistics shard "
+                             "(see --max-shard-bytes)", "<stdin>")
+        return bytes(data)
+    data = read_regular(path, max_bytes, "statistics shard", " (see --max-shard-bytes)")
+    if path.endswith(".gz"):
+        import zlib
+
+        inflate = zlib.decompressobj(wbits=31)
+        try:
+            data = inflate.decompress(data, max_bytes + 1)
+        except zlib.error as error:
+            raise ShardError(f"not a gzip file ({error})", path) from None
+        if len(data) > max_bytes:
+            raise ShardError(f"is larger than the limit of {max_bytes} bytes for a statistics shard once "
+                             "decompressed (see --max-shard-bytes)", path)
+    return data
+
+
+def _parse(path: str, text: str, line: int | None = None) -> Any:
     try:
-        document = json.loads(header if body.strip() else text)
+        return loads(text, MAX_SHARD_DEPTH)
     except json.JSONDecodeError as error:
+        if line is not None:
+            raise ShardError(error.msg, path, line) from None
         raise ShardError(f"not a bleucli statistics shard: {error.msg} at line {error.lineno}", path) from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ShardError(f"not a bleucli statistics shard (expected format {FORMAT})", path)
-    try:
-        document["_options"] = _options_from(document["options"])
-        if document.get("per_segment"):
-            document["_rows"] = _read_rows(path, body, len(document["metrics"]), len(document["systems"]),
-                                           int(document["segments"]))
-            document["_statistics"] = [[Statistics.of_rows(per_system) for per_system in per_metric]
-                                       for per_metric in document["_rows"]]
-        else:
-            document["_statistics"] = [
-                [Statistics(tuple(s["values"]), int(document["segments"]),
-                            {int(i): array("d", seq) for i, seq in s["ordered"].items()})
-                 for s in metric["statistics"]]
-                for metric in document["metrics"]]
-    except (KeyError, TypeError, ValueError, IndexError) as error:
-        raise ShardError(f"damaged statistics shard ({type(error).__name__}: {error})", path) from None
+    except ValueError as error:
+        raise ShardError(f"not a bleucli statistics shard: {error}", path, line) from None
+
+
+def read_shard(path: str, text: str) -> dict[str, Any]:
+    """Parse and check one shard (``path`` names it in errors; see :mod:`bleucli.shards.validate`)."""
+    header, _, body = text.partition("\n")
+    document = _parse(path, header if body.strip() else text)
+    options, metrics = check_document(path, document, FORMAT)
+    document["_options"] = options
+    document["_metrics"] = metrics
+    if document["per_segment"]:
+        document["_rows"] = _read_rows(path, body, options, len(document["systems"]), document["segments"])
+        document["_statistics"] = [[Statistics.of_rows(per_system) for per_system in per_metric]
+                                   for per_metric in document["_rows"]]
+    else:
+        if body.strip():
+            raise ShardError("holds sums (per_segment is false) but has more than one line", path, 2)
+        document["_statistics"] = [
+            [Statistics(tuple(s["values"]), document["segments"],
+                        {int(i): array("d", seq) for i, seq in s["ordered"].items()})
+             for s in metric["statistics"]]
+            for metric in document["metrics"]]
     return document
 
 
-def _read_rows(path: str, body: str, n_metrics: int, n_systems: int, n_segments: int) -> list[list[list[Any]]]:
-    rows: list[list[list[Any]]] = [[[] for _ in range(n_systems)] for _ in range(n_metrics)]
+def _read_rows(path: str, body: str, options: MetricOptions, n_systems: int,
+               n_segments: int) -> list[list[list[Any]]]:
+    names = registry.metric_names(options.requested)
+    schemas = [(registry.get(name).statistics, options.of(name)) for name in names]
+    rows: list[list[list[Any]]] = [[[] for _ in range(n_systems)] for _ in names]
     lines = body.splitlines()
     if len(lines) != n_segments:
         raise ShardError(f"has {len(lines)} segment lines but its header says {n_segments} (truncated?)", path)
     for number, line in enumerate(lines, 2):
-        try:
-            segment = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ShardError(f"line {number}: {error.msg}", path) from None
-        if len(segment) != n_metrics or any(len(per_metric) != n_systems for per_metric in segment):
-            raise ShardError(f"line {number}: expected {n_metrics} metrics x {n_systems} systems", path)
+        segment = _parse(path, line, number)
+        check_segment_line(path, number, segment, schemas, n_systems)
         for mine, per_metric in zip(rows, segment):
             for per_system, row in zip(mine, per_metric):
                 per_system.append(row)
     return rows
+
+
+def _difference(mine: Any, theirs: Any, where: str) -> str:
+    """The JSON path of the first place ``mine`` and ``theirs`` differ, with both values, cut short."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        for key in [*theirs, *(k for k in mine if k not in theirs)]:
+            if key not in mine or key not in theirs:
+                return f"{where}.{key} is {'absent' if key not in mine else show(mine[key])} here and " \
+                       f"{'absent' if key not in theirs else show(theirs[key])} there"
+            if mine[key] != theirs[key]:
+                return _difference(mine[key], theirs[key], f"{where}.{key}")
+    if isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        for index, (a, b) in enumerate(zip(mine, theirs)):
+            if a != b:
+                return _difference(a, b, f"{where}[{index}]")
+    return f"{where} is {show(mine)} here and {show(theirs)} there"
 
 
 #: What must be equal in every shard for their sum to mean anything. System *names* may differ
@@ -195,14 +247,15 @@ def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list
     for path, document in shards[1:]:
         for key in _COMPARED:
             if document[key] != first[key]:
-                raise ShardError(f"cannot be merged with {first_path}: its {key} differs "
-                                 f"({document[key]!r} against {first[key]!r})", path)
+                raise ShardError(f"cannot be merged with {first_path}: "
+                                 f"{_difference(document[key], first[key], key)}", path)
         if len(document["systems"]) != len(first["systems"]):
             raise ShardError(f"cannot be merged with {first_path}: it has {len(document['systems'])} systems, "
                              f"not {len(first['systems'])}", path)
-        signatures = [m["signature"] for m in document["metrics"]]
-        if signatures != [m["signature"] for m in first["metrics"]]:
-            raise ShardError(f"cannot be merged with {first_path}: signature {signatures} differs", path)
+        for index, (mine, theirs) in enumerate(zip(document["metrics"], first["metrics"])):
+            if mine["signature"] != theirs["signature"]:
+                raise ShardError(f"cannot be merged with {first_path}: metrics[{index}].signature is "
+                                 f"{mine['signature']} here and {theirs['signature']} there", path)
     ordered = sorted(shards, key=lambda item: item[1]["offset"])
     expected = ordered[0][1]["offset"]
     for path, document in ordered:
@@ -211,8 +264,8 @@ def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list
             raise ShardError(f"starts at segment {document['offset']} but the shards before it end at {expected}: "
                              f"it {what} (give each shard its first line with --offset)", path)
         expected += document["segments"]
-    # the tokenizer was resolved when the shard was written: no target language needed here
-    metrics = registry.build_metrics(first["_options"], None, "", first["signature_fields"] or None)
+    # built for statistics only when the shard was read (no tokenizer needing a model, no file opened)
+    metrics = first["_metrics"]
     for path, document in ordered:  # each shard's own sums, or a negative count could hide in the total
         _check_statistics(path, first["_options"], document["_statistics"])
     n_systems = len(first["systems"])
@@ -252,5 +305,5 @@ def merged_rows(shards: Sequence[tuple[str, dict[str, Any]]]) -> list[list[list[
             for m in range(len(first))]
 
 
-__all__ = ["FORMAT", "ShardError", "shard_document", "read_shard", "merge", "merged_rows", "to_text",
-           "file_sha256"]
+__all__ = ["FORMAT", "DEFAULT_MAX_SHARD_BYTES", "ShardError", "read_shard_bytes", "shard_document", "read_shard",
+           "merge", "merged_rows", "to_text", "file_sha256"]

@@ -62,13 +62,23 @@ class LoadedModel:
     signature: str
 
 
+#: The largest local SentencePiece model read (``--spm-model``); the FLORES-200 model is 4.9 MiB.
+SPM_MODEL_MAX_BYTES = 64 << 20
+
+
 def load_local_model(path: str | os.PathLike[str]) -> LoadedModel:
-    """A user's own model file (``--spm-model``): its bytes and sha256, read once."""
+    """A user's own model file (``--spm-model``): its bytes and sha256, read once.
+
+    A missing file is a bad option value (OptionError); anything but a regular file
+    of at most :data:`SPM_MODEL_MAX_BYTES` (a directory, ``/dev/zero``, a FIFO) is
+    bad data (InputError naming the file), refused without reading or waiting.
+    """
+    from ..input.bounded import read_regular
+
     model_path = Path(path)
-    try:
-        data = model_path.read_bytes()
-    except OSError as exc:
-        raise OptionError(f"cannot read SentencePiece model {model_path}: {exc.strerror or exc}") from None
+    if not os.path.lexists(model_path):
+        raise OptionError(f"cannot read SentencePiece model {model_path}: No such file or directory")
+    data = read_regular(str(model_path), SPM_MODEL_MAX_BYTES, "SentencePiece model")
     sha256 = hashlib.sha256(data).hexdigest()
     return LoadedModel("spm", model_path, data, sha256, f"spm-{sha256[:12]}")
 
