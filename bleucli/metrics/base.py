@@ -167,6 +167,18 @@ def _aligned(hypotheses: Iterable[Any], streams: Sequence[Sequence[Any]]) -> Ite
         yield position, row[0], row[1:]
 
 
+def check_stream_lengths(hypotheses: Sequence[Any], references: Sequence[Sequence[Any]],
+                         test_set: str | None = None) -> None:
+    """Refuse a system and reference streams of different lengths (sacreBLEU's ``sanity_check_lengths``)."""
+    try:
+        for _ in _aligned(hypotheses, references):
+            pass
+    except StreamLengthError as error:
+        if test_set is None:
+            raise
+        raise StreamLengthError(f"{error} (test set {test_set})") from None
+
+
 #: How many reference streams a length message names before it summarizes the rest.
 _LISTED_STREAMS = 3
 
