@@ -3,9 +3,9 @@
 The public API is imported lazily, so ``import bleucli`` (and the CLI's
 ``--help``/``--version``) costs almost nothing. It has sacreBLEU 2.6's
 top-level names (``sacrebleu.__all__``: the metric classes and functions, the
-test-set functions and ``DATASETS``, ``smart_open``, the n-gram helpers), except
-``SACREBLEU_DIR`` (bleucli's cache is not laid out like sacreBLEU's), and
-``dir(bleucli)`` lists them.
+test-set functions and ``DATASETS``, ``smart_open``, the n-gram helpers,
+``SACREBLEU_DIR``: bleucli's cache directory), and ``dir(bleucli)`` lists them.
+sacreBLEU's modules are at the same paths under ``bleucli.`` (docs/sacrebleu-compat.md).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
         sentence_chrf,
         sentence_ter,
     )
+    from .dataset import DATASETS
     from .errors import BleucliError, InputError, LengthMismatchError, OptionError
     from .metrics.bleu import BLEU, BLEUScore, compute_bleu
     from .metrics.chrf import CHRF, CHRFScore
@@ -34,7 +35,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .metrics.ter import TER, TERScore
     from .signature import Signature
     from .testsets.compat import (
-        DATASETS,
         download_test_set,
         get_available_testsets,
         get_available_testsets_for_langpair,
@@ -66,7 +66,7 @@ _EXPORTS = {
     "LengthMismatchError": "bleucli.errors",
     "OptionError": "bleucli.errors",
     # sacreBLEU's test-set functions and helpers (sacrebleu.__all__)
-    "DATASETS": "bleucli.testsets.compat",
+    "DATASETS": "bleucli.dataset",
     "download_test_set": "bleucli.testsets.compat",
     "get_source_file": "bleucli.testsets.compat",
     "get_reference_files": "bleucli.testsets.compat",
@@ -75,6 +75,7 @@ _EXPORTS = {
     "get_available_testsets_for_langpair": "bleucli.testsets.compat",
     "get_langpairs_for_testset": "bleucli.testsets.compat",
     "smart_open": "bleucli.testsets.compat",
+    "SACREBLEU_DIR": "bleucli.utils",
     "extract_word_ngrams": "bleucli.metrics.helpers",
     "extract_char_ngrams": "bleucli.metrics.helpers",
 }
@@ -89,7 +90,7 @@ def _submodule(name: str) -> Any:
 
 
 #: Submodules reachable as attributes without their own import, as ``sacrebleu.metrics``/``sacrebleu.utils`` are.
-_SUBMODULES = ("metrics", "utils", "testsets")
+_SUBMODULES = ("metrics", "utils", "testsets", "tokenizers", "significance", "dataset")
 
 # The API is imported lazily; ``dir(bleucli)`` lists it anyway, as sacreBLEU's ``dir(sacrebleu)`` does.
 __getattr__, __dir__ = lazy_attributes(__name__, {

@@ -2259,9 +2259,9 @@ sentence_result(PyObject *module, Py_ssize_t hyp_len, Py_ssize_t ref_len, const 
         }
         score = bp * exp(mean);
     }
-    counts = PyTuple_New(max_order);
-    totals = PyTuple_New(max_order);
-    precision_tuple = PyTuple_New(max_order);
+    counts = PyList_New(max_order);  /* lists, as BLEUScore's fields are (sacreBLEU's types) */
+    totals = PyList_New(max_order);
+    precision_tuple = PyList_New(max_order);
     if (counts == NULL || totals == NULL || precision_tuple == NULL) {
         goto done;
     }
@@ -2275,9 +2275,9 @@ sentence_result(PyObject *module, Py_ssize_t hyp_len, Py_ssize_t ref_len, const 
             Py_XDECREF(precision);
             goto done;
         }
-        PyTuple_SET_ITEM(counts, n, count);
-        PyTuple_SET_ITEM(totals, n, most);
-        PyTuple_SET_ITEM(precision_tuple, n, precision);
+        PyList_SET_ITEM(counts, n, count);
+        PyList_SET_ITEM(totals, n, most);
+        PyList_SET_ITEM(precision_tuple, n, precision);
     }
     result = Py_BuildValue("(OOOddnn)", counts, totals, precision_tuple, score, bp, hyp_len, ref_len);
 done:

@@ -79,6 +79,19 @@ class LengthMismatchError(InputError):
     """Hypothesis and reference streams have different numbers of segments."""
 
 
+class ReferenceShapeError(InputError, TypeError):
+    """Python arguments of the wrong shape: a string where a list is expected, transposed or ragged references.
+
+    Both bleucli's :class:`InputError` (same exit code) and a :class:`TypeError`, so that
+    code written against sacreBLEU (which fails there with a ``TypeError`` or silently
+    truncates) catches it too. The message names the likely cause in one line.
+    """
+
+
+class StreamLengthError(LengthMismatchError, ReferenceShapeError):
+    """Streams of different lengths given to the Python API: a length mismatch and a shape error."""
+
+
 class SegmentTooLongError(InputError):
     """A segment is too long for a metric whose cost grows faster than its length (TER's shifts).
 

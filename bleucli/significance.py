@@ -619,3 +619,95 @@ def paired_test(
         raise OptionError(f"unknown paired test '{test}' (choose from: bs, ar)")
     return runners[test](metric, baseline_stats, systems_stats, defaults[test] if n is None else n, seed,
                          names=names, jobs=jobs, nrefs=nrefs)
+
+
+# -- sacreBLEU's names (``sacrebleu.significance``): thin wrappers of the functions above ------------
+class Result:
+    """sacreBLEU's ``Result``: a system's ``score`` with its ``p_value``, bootstrap ``mean`` and ``ci``."""
+
+    def __init__(self, score: float, p_value: float | None = None, mean: float | None = None,
+                 ci: float | None = None) -> None:
+        self.score = score
+        self.p_value = p_value
+        self.mean = mean
+        self.ci = ci
+
+    def __repr__(self) -> str:  # sacreBLEU's: ``score=..,p_value=..,mean=..,ci=..``
+        return ",".join(f"{key}={value}" for key, value in vars(self).items())
+
+
+def estimate_ci(scores: Any) -> tuple[float, float]:
+    """sacreBLEU's ``estimate_ci``: ``(mean, half-width of the 95% CI)`` of resampled scores."""
+    return percentile_interval(_numpy().asarray(scores))
+
+
+def _sacrebleu_seed() -> int | None:
+    """sacreBLEU's seed rule (``BLEUCLI_SEED``, else ``SACREBLEU_SEED``, else 12345; ``none``: unseeded)."""
+    import os
+
+    value = os.environ.get(SEED_ENV) or os.environ.get("SACREBLEU_SEED")
+    return resolve_seed(value)
+
+
+class PairedTest:
+    """sacreBLEU's ``PairedTest``, same arguments; ``test()`` returns ``(signatures, scores)`` as there.
+
+    ``named_systems`` is ``[(name, hypotheses), ...]`` with the baseline first; ``metrics``
+    maps names to bleucli metrics (``BLEU()``, ``CHRF()``, ``TER()``). The p-values, means and
+    CIs are those of :func:`paired_test` (sacreBLEU's bit for bit, for the same seed); ``scores``
+    is ``{"System": [names], metric name: [Result, ...]}``. ``n_jobs`` spreads the scoring over
+    processes (0: one per CPU).
+    """
+
+    _DEFAULT_SAMPLES = {"ar": DEFAULT_AR_TRIALS, "bs": DEFAULT_BOOTSTRAP_SAMPLES}
+
+    def __init__(self, named_systems: list[tuple[str, Sequence[str]]], metrics: Any,
+                 references: Sequence[Sequence[str]] | None, test_type: str = "ar", n_samples: int = 0,
+                 n_ar_confidence: int = -1, n_jobs: int = 1) -> None:
+        if test_type not in self._DEFAULT_SAMPLES:
+            raise OptionError(f"unknown paired test '{test_type}' (choose from: ar, bs)")
+        if len(named_systems) < 2:
+            raise InputError("paired tests need at least two systems: a baseline and one to compare")
+        self.test_type = test_type
+        self.named_systems = list(named_systems)
+        self.references = references
+        self.n_samples = n_samples if n_samples > 0 else self._DEFAULT_SAMPLES[test_type]
+        self.n_ar_confidence = n_ar_confidence if n_ar_confidence != 0 else DEFAULT_BOOTSTRAP_SAMPLES
+        self.n_jobs = n_jobs
+        self.n_systems = len(self.named_systems) - 1
+        self._seed = _sacrebleu_seed()
+        self.metrics = dict(metrics)
+
+    def __call__(self) -> tuple[dict[str, Signature], dict[str, list[Any]]]:
+        names = [name for name, _ in self.named_systems]
+        signatures: dict[str, Signature] = {}
+        scores: dict[str, list[Any]] = {"System": names}
+        jobs = max(1, self.n_jobs) if self.n_jobs else 0
+        for metric in self.metrics.values():
+            stats = [metric.corpus_statistics(hyps, self.references) for _, hyps in self.named_systems]
+            nrefs = getattr(metric, "_nrefs", None)
+            test: TestType = "bs" if self.test_type == "bs" else "ar"
+            result = paired_test(test, metric, stats[0], stats[1:], self.n_samples, self._seed,
+                                 names=names, jobs=resolve_jobs(jobs) if jobs == 0 else jobs, nrefs=nrefs)
+            rows = [Result(row.score, row.p_value, row.mean, row.ci) for row in result.rows]
+            signature = result.signature
+            if self.test_type == "ar" and self.n_ar_confidence > 0:
+                self._ar_confidence(metric, stats, rows, nrefs)
+                signature = signature.with_fields(bs=self.n_ar_confidence)
+            signatures[result.metric] = signature
+            scores[result.metric] = rows
+        return signatures, scores
+
+    def _ar_confidence(self, metric: Metric, stats: list[Any], rows: list[Result], nrefs: int | str | None) -> None:
+        """The CIs sacreBLEU adds to an AR test: the baseline's from its own resamples, each system's from
+        the resamples drawn after that comparison's AR trials (its ``n_ar_confidence``)."""
+        np = _numpy()
+        n_seg = len(stats[0])
+        count = self.n_ar_confidence
+        baseline = bootstrap_column_sums([stats[0]], count, self._seed)[0]
+        rows[0].mean, rows[0].ci = percentile_interval(_score_matrix(metric, baseline))
+        for row, system in zip(rows[1:], stats[1:]):
+            rng = np.random.default_rng(self._seed)
+            rng.integers(2, size=(self.n_samples, n_seg), dtype=bool)  # the AR trials come first from this generator
+            (sums,) = bootstrap_sums([_as_matrix(system, "statistics")], _bootstrap_draws(rng, n_seg, count), count)
+            row.mean, row.ci = percentile_interval(_score_matrix(metric, sums))

@@ -53,6 +53,7 @@ REPRESENTATIVES: dict[str, int] = {
     "tests/test_ngram_match.py::test_character_matches_equal_counting": 5,
     "tests/test_hostile_input.py::test_endless_input_is_exit_3_in_flat_memory": 3,
     "tests/test_dropin_cli.py::test_sacrebleu_format_is_honoured_where_bleucli_format_is_unset": 3,
+    "tests/test_sacrebleu_paths.py::test_argparse_spellings": 4,
 }
 
 #: Tests that wait on purpose (a stalled server, a deadline, a held lock, a slow download killed

@@ -5,11 +5,13 @@ Every ``import`` and ``from ... import`` in ``bleucli/`` is read with :mod:`ast`
 blocks; relative imports are resolved. The layers:
 
 * the **core** (metrics, tokenizers, input, engine and the root modules below) computes scores;
-* the **faces** (``cli``, ``clikit``, ``render``, ``compat``, ``utils``) talk to users;
+* the **faces** (``cli``, ``clikit``, ``render``, ``compat``, ``utils``, and sacreBLEU's module paths
+  ``dataset`` and ``sacrebleu``) talk to users;
 * the **wings** (``family``, ``report``, ``testsets``, ``shards``, ``dask``) build on the core.
 
-The core never imports a face or a wing; nothing but ``bleucli/cli`` (and ``bleucli/__main__.py``)
-imports ``bleucli.cli``; a wing imports another wing only through :data:`WING_ALLOWED`.
+The core never imports a face or a wing; nothing but ``bleucli/cli`` (and the entry points
+``bleucli/__main__.py`` and ``bleucli/sacrebleu``) imports ``bleucli.cli``;
+a wing imports another wing only through :data:`WING_ALLOWED`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,11 @@ KNOWN_VIOLATIONS: set[tuple[str, str]] = {
 CORE = ("bleucli.metrics", "bleucli.tokenizers", "bleucli.input", "bleucli.engine", "bleucli.errors",
         "bleucli.options", "bleucli.signature", "bleucli.statistics", "bleucli.significance", "bleucli.frozen",
         "bleucli.lazy", "bleucli.version")
-FACES = ("bleucli.cli", "bleucli.clikit", "bleucli.render", "bleucli.compat", "bleucli.utils")
+FACES = ("bleucli.cli", "bleucli.clikit", "bleucli.render", "bleucli.compat", "bleucli.utils", "bleucli.dataset",
+         "bleucli.sacrebleu")
+#: Entry points that run the command line, besides ``bleucli/cli`` itself: ``python -m bleucli`` and
+#: sacreBLEU's ``sacrebleu.sacrebleu.main`` at its path (``bleucli.sacrebleu.main``).
+CLI_ENTRY_POINTS = ("bleucli.__main__", "bleucli.sacrebleu")
 WINGS = ("bleucli.family", "bleucli.report", "bleucli.testsets", "bleucli.shards", "bleucli.dask")
 
 #: The only imports from one wing into another: ``(importer wing, imported wing): reason``.
@@ -196,7 +202,7 @@ def test_the_core_imports_no_face_and_no_wing() -> None:
 def test_only_the_cli_imports_the_cli() -> None:
     wrong = [_where(importer, imported) for importer, imported in _edges()
              if _within(imported, ("bleucli.cli",)) and not _within(importer, ("bleucli.cli",))
-             and importer != "bleucli.__main__"]
+             and importer not in CLI_ENTRY_POINTS]
     assert not wrong, ("nothing outside bleucli/cli may import bleucli.cli (move what is shared into clikit/, "
                        "input/ or engine/):\n  " + "\n  ".join(wrong))
 

@@ -350,7 +350,7 @@ class _no_warning:
 
 def test_add_k_sentences_stay_in_python() -> None:
     assert BLEU(smooth_method="add-k")._compiled_sentence is None
-    assert BLEU(smooth_method="add-k", effective_order=True).sentence_score("a b", ["a b c"]).counts == (2, 2, 1, 1)
+    assert BLEU(smooth_method="add-k", effective_order=True).sentence_score("a b", ["a b c"]).counts == [2, 2, 1, 1]
 
 
 class _Reentrant(str):

@@ -20,7 +20,7 @@ from ..clikit import report
 from ..clikit.report import ExitCode
 from ..errors import BleucliError
 from ..version import __version__
-from .argv import expand_greedy_options
+from .argv import argparse_spellings, expand_greedy_options
 
 DEFAULT_COMMAND = "score"
 
@@ -75,6 +75,7 @@ class BleucliGroup(click.Group):
         leading = _leading_options(score, args)
         position = sum(len(tokens) for tokens in leading)
         if not leading or position >= len(args) or args[position] not in commands:
+            args = expand_greedy_options(argparse_spellings(args, _option_table(score)))
             return [DEFAULT_COMMAND, *_long_spellings(score, args)]
         path, rest = [args[position]], args[position + 1:]
         command = self.get_command(ctx, path[0])
@@ -220,6 +221,13 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code instead of exiting."""
     return int(cli.main(argv, prog_name="bleucli", standalone_mode=False))
+
+
+def _option_table(command: click.Command) -> dict[str, bool]:
+    """Every option string of ``command`` -> whether it takes a value (for :func:`argparse_spellings`)."""
+    takes_value = _options_taking_a_value(command)
+    return {opt: opt in takes_value for param in command.params if isinstance(param, click.Option)
+            for opt in (*param.opts, *param.secondary_opts)}
 
 
 def _options_taking_a_value(command: click.Command) -> set[str]:

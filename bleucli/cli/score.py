@@ -74,7 +74,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
                    "score (sacreBLEU's breakdown; text output).")
 @click.option("-nc", "--no-color", is_flag=True,
               help="No colours (p-values, headers) even on a terminal; NO_COLOR=1 does the same.")
-@click.option("-w", "--width", type=click.IntRange(0, 30), default=OUTPUT_DEFAULTS.width, show_default=True,
+@click.option("-w", "--width", type=click.IntRange(min=0), default=OUTPUT_DEFAULTS.width, show_default=True,
               help="Decimal places of printed scores (JSON 'score' too, as in sacreBLEU; 'unrounded_score' is exact).")
 @click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")

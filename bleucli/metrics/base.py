@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import BleucliWarning as BleucliWarning  # its old home: still importable from here
-from ..errors import InputError, LengthMismatchError
+from ..errors import InputError, ReferenceShapeError, StreamLengthError
 from ..errors import warn as warn
 from ..signature import Signature
 from ..statistics import Statistics, sum_rows, total
@@ -98,19 +98,21 @@ def check_references(references: Any) -> list[Sequence[str | None]]:
     passed without its enclosing list), is an error rather than garbage.
     """
     if isinstance(references, str):
-        raise InputError("references must be a list of reference streams, not a string")
+        raise ReferenceShapeError("references must be a list of reference streams, not a string; pass [[ref]]"
+                                  " for one segment, [refs] for a corpus")
     if not isinstance(references, Sequence) or isinstance(references, bytes):
-        raise InputError("references must be a list of reference streams (lists of strings)")
+        raise ReferenceShapeError("references must be a list of reference streams (lists of strings), "
+                                  f"not {type(references).__name__}")
     if not references:
         raise InputError("no reference streams given")
     for k, stream in enumerate(references):
         if isinstance(stream, str):
-            raise InputError(
+            raise ReferenceShapeError(
                 "references must be a list of reference streams: got a list of strings; "
                 "wrap a single stream in a list, e.g. [refs]"
             )
-        if not isinstance(stream, Sequence):
-            raise InputError(f"reference stream {k + 1} is not a list of strings")
+        if not isinstance(stream, Sequence) or isinstance(stream, bytes):
+            raise ReferenceShapeError(f"reference stream {k + 1} is {type(stream).__name__}, not a list of strings")
     return list(references)
 
 
@@ -125,7 +127,7 @@ def segments(
     """
     for position, hyp, refs in _aligned(hypotheses, references):
         if not isinstance(hyp, str):
-            raise InputError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
+            raise ReferenceShapeError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
         yield hyp, _present(position, refs)
 
 
@@ -136,7 +138,7 @@ def _present(position: int, refs: tuple[Any, ...]) -> tuple[str, ...]:
         raise InputError(f"segment {position} has no reference (every reference stream has None)")
     if not all(map(isinstance, present, repeat(str))):
         wrong = next(r for r in present if not isinstance(r, str))
-        raise InputError(f"a reference of segment {position} is {type(wrong).__name__}, not a string")
+        raise ReferenceShapeError(f"a reference of segment {position} is {type(wrong).__name__}, not a string")
     return present
 
 
@@ -144,8 +146,9 @@ def reference_segments(references: Sequence[Sequence[str | None]]) -> list[tuple
     """Each segment's references (``None`` entries dropped), refusing streams of unequal length."""
     lengths = [len(stream) for stream in references]
     if len(set(lengths)) > 1:
-        listed = ", ".join(f"reference stream {k + 1} has {n}" for k, n in enumerate(lengths))
-        raise LengthMismatchError(f"reference streams have different lengths ({listed})")
+        hint = ("; if each inner list holds one segment's references, pass [list(s) for s in zip(*refs)]"
+                if len(lengths) > _LISTED_STREAMS else "")
+        raise StreamLengthError(f"reference streams have different lengths ({_stream_lengths(lengths)}){hint}")
     return [_present(position, refs) for position, refs in enumerate(zip(*references), 1)]
 
 
@@ -156,14 +159,49 @@ def _aligned(hypotheses: Iterable[Any], streams: Sequence[Sequence[Any]]) -> Ite
     for position, row in enumerate(zip_longest(hyp_iter, *streams, fillvalue=_MISSING), 1):
         if any(map(is_, row, repeat(_MISSING))):  # identity only: items may define odd __eq__
             n_hyps = position - 1 if row[0] is _MISSING else position + sum(1 for _ in hyp_iter)
-            lengths = ", ".join(
-                f"reference stream {k + 1} has {len(s)}" for k, s in enumerate(streams)
-            )
-            raise LengthMismatchError(
+            lengths = [len(s) for s in streams]
+            raise StreamLengthError(_transposed(n_hyps, lengths) or (
                 f"hypothesis and reference streams have different lengths "
-                f"(hypotheses have {n_hyps} segments, {lengths})"
-            )
+                f"(hypotheses have {n_hyps} segments, {_stream_lengths(lengths)})"
+            ))
         yield position, row[0], row[1:]
+
+
+def check_stream_lengths(hypotheses: Sequence[Any], references: Sequence[Sequence[Any]],
+                         test_set: str | None = None) -> None:
+    """Refuse a system and reference streams of different lengths (sacreBLEU's ``sanity_check_lengths``)."""
+    try:
+        for _ in _aligned(hypotheses, references):
+            pass
+    except StreamLengthError as error:
+        if test_set is None:
+            raise
+        raise StreamLengthError(f"{error} (test set {test_set})") from None
+
+
+#: How many reference streams a length message names before it summarizes the rest.
+_LISTED_STREAMS = 3
+
+
+def _stream_lengths(lengths: Sequence[int]) -> str:
+    """``reference stream 1 has 2, ...``: at most :data:`_LISTED_STREAMS` streams, then a count of the rest."""
+    listed = ", ".join(f"reference stream {k + 1} has {n}" for k, n in enumerate(lengths[:_LISTED_STREAMS]))
+    rest = len(lengths) - _LISTED_STREAMS
+    if rest > 0:
+        others = sorted(set(lengths[_LISTED_STREAMS:]))
+        spread = f"{others[0]}" if len(others) == 1 else f"{others[0]} to {others[-1]}"
+        listed += f" and {rest} more stream{'s' if rest > 1 else ''} of {spread}"
+    return listed
+
+
+def _transposed(n_hyps: int, lengths: Sequence[int]) -> str | None:
+    """The message for references given segment by segment (one list per hypothesis), or ``None``."""
+    if n_hyps < 2 or len(lengths) != n_hyps or len(set(lengths)) != 1 or lengths[0] == n_hyps:
+        return None
+    width = lengths[0]
+    fix = "pass [refs] not [[r] for r in refs]" if width == 1 else "pass [list(s) for s in zip(*refs)]"
+    return (f"references look transposed: {len(lengths)} streams of {width} segment{'s' if width > 1 else ''} "
+            f"for {n_hyps} hypotheses; {fix}")
 
 
 def chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -176,12 +214,12 @@ def chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
 def check_strings(values: Any, what: str) -> list[str]:
     """A non-empty list of strings (``what``: ``hypotheses``, ``references``), or an :class:`InputError`."""
     if isinstance(values, str) or not isinstance(values, Sequence):
-        raise InputError(f"{what} must be a list of strings")
+        raise ReferenceShapeError(f"{what} must be a list of strings, not {type(values).__name__}")
     if not values:
         raise InputError(f"no {what} given")
     if not all(map(isinstance, values, repeat(str))):
         wrong = next(v for v in values if not isinstance(v, str))
-        raise InputError(f"{what} must be strings, got {type(wrong).__name__}")
+        raise ReferenceShapeError(f"{what} must be strings, got {type(wrong).__name__}")
     return list(values)
 
 
@@ -344,7 +382,7 @@ class Metric(ABC, Generic[RefData]):
             raise InputError("no references given, and none were given when the metric was built")
         for position, hyp, (info,) in _aligned(hypotheses, [self._ref_cache]):
             if not isinstance(hyp, str):
-                raise InputError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
+                raise ReferenceShapeError(f"hypothesis {position} is {type(hyp).__name__}, not a string")
             yield hyp, info
 
     def corpus_statistics(
@@ -483,6 +521,6 @@ class Metric(ABC, Generic[RefData]):
 def _check_hypotheses(hypotheses: object) -> None:
     """A list (or any iterable) of strings; anything else is an InputError, not a TypeError from deep inside."""
     if isinstance(hypotheses, (str, bytes)):
-        raise InputError("hypotheses must be a list of strings, not a single string")
+        raise ReferenceShapeError("hypotheses must be a list of strings, not a single string; pass [hypothesis]")
     if not isinstance(hypotheses, Iterable):
-        raise InputError(f"hypotheses must be a list of strings, not {type(hypotheses).__name__}")
+        raise ReferenceShapeError(f"hypotheses must be a list of strings, not {type(hypotheses).__name__}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any, Protocol
 
@@ -41,16 +41,25 @@ TOKENIZED_PERIOD_THRESHOLD = 100
 _KEEPS_SENTENCE_SIGNATURES = frozenset({"_nrefs", "_signature_cache", "_sentence_signatures"})
 
 
+#: sacreBLEU's ``sacrebleu.metrics.bleu.MAX_NGRAM_ORDER``: BLEU's default n-gram order.
+MAX_NGRAM_ORDER = DEFAULT_MAX_ORDER
+
+
 @dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
 class BLEUScore(Score):
     """A BLEU result. ``counts``/``totals`` include the +k of add-k smoothing, as in sacreBLEU."""
 
-    counts: tuple[float, ...] = ()
-    totals: tuple[float, ...] = ()
-    precisions: tuple[float, ...] = ()
+    # lists, as sacreBLEU's (``score.counts + [...]``, ``json.dumps(score.__dict__)``...)
+    counts: list[float] = field(default_factory=list)
+    totals: list[float] = field(default_factory=list)
+    precisions: list[float] = field(default_factory=list)
     bp: float = 1.0
     sys_len: int = 0
     ref_len: int = 0
+
+    def __hash__(self) -> int:  # the dataclass's would hash the lists; scores stay hashable
+        return hash((self.name, self.score, self.signature, tuple(self.counts), tuple(self.totals),
+                     tuple(self.precisions), self.bp, self.sys_len, self.ref_len))
 
     @property
     def ratio(self) -> float:
@@ -263,8 +272,8 @@ class BLEU(Metric[BLEURefData]):
             correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_ngram_order)
         signature = BLEU(smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
                          max_ngram_order=max_ngram_order, force=True).signature("?")
-        return BLEUScore(name="BLEU", score=score, signature=signature, counts=tuple(counts), totals=tuple(totals),
-                         precisions=tuple(precisions), bp=bp, sys_len=int(sys_len), ref_len=int(ref_len))
+        return BLEUScore(name="BLEU", score=score, signature=signature, counts=list(counts), totals=list(totals),
+                         precisions=list(precisions), bp=bp, sys_len=int(sys_len), ref_len=int(ref_len))
 
     @classmethod
     def from_options(cls, options: Any, references: Sequence[Sequence[str | None]] | None = None,
@@ -495,9 +504,9 @@ class BLEU(Metric[BLEURefData]):
             name=self.name,
             score=score,
             signature=self.signature(nrefs),
-            counts=tuple(counts),
-            totals=tuple(totals),
-            precisions=tuple(precisions),
+            counts=list(counts),
+            totals=list(totals),
+            precisions=list(precisions),
             bp=bp,
             sys_len=int(statistics[0]),
             ref_len=int(statistics[1]),

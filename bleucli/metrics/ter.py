@@ -22,6 +22,7 @@ from ..errors import OptionError, SegmentTooLongError
 from ..options import TER_DEFAULTS
 from .base import Metric, Score
 from .ter_edit import shift_edit_distance
+from .ter_edit import translation_edit_rate as translation_edit_rate  # sacreBLEU's name here
 from .ter_tokenizer import TercomTokenizer
 
 RefWords = list[list[str]]

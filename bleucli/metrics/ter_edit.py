@@ -417,3 +417,8 @@ def shift_edit_distance(hyp: Sequence[str], ref: Sequence[str]) -> int:
             return shifts + distance
         shifts += 1
         words = shifted
+
+
+def translation_edit_rate(words_hyp: Sequence[str], words_ref: Sequence[str]) -> tuple[int, int]:
+    """sacreBLEU's ``translation_edit_rate`` (``sacrebleu.metrics.lib_ter``): ``(edits, reference length)``."""
+    return shift_edit_distance(words_hyp, words_ref), len(words_ref)

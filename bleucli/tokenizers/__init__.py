@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..errors import OptionError
+from ..lazy import lazy_attributes
 
 _REGISTRY: dict[str, str] = {
     "none": "tok_none:NoneTokenizer",
@@ -109,3 +110,7 @@ def set_spm_model_provider(provider: SpmModelProvider | None) -> SpmModelProvide
 def spm_model_provider() -> SpmModelProvider | None:
     """The provider set by :func:`set_spm_model_provider`, if any."""
     return _spm_model_provider
+
+
+# sacreBLEU's ``sacrebleu.tokenizers.BaseTokenizer``; its ``tokenizer_*`` modules are this package's too.
+__getattr__, __dir__ = lazy_attributes(__name__, {"BaseTokenizer": f"{__name__}.tokenizer_base"})
