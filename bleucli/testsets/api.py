@@ -68,10 +68,24 @@ def list_testsets(pair: str | None = None, *, registry: RegistryLike = None) -> 
     for name, testset in reg.testsets.items():
         if pair is not None:
             reverse = "-".join(reversed(pair.split("-", 1)))
-            if pair not in testset.pairs and reverse not in testset.pairs:
+            if not _has_pair(testset, pair) and not _has_pair(testset, reverse):
                 continue
         out.append((name, testset.description))
     return sorted(out)
+
+
+def _has_pair(testset: TestSet, pair: str) -> bool:
+    """Whether ``pair`` names one or more of the set's pairs (short codes such as ``en-de`` included)."""
+    from ..errors import UnknownLanguagePairError
+    from .registry import AmbiguousLanguagePairError
+
+    try:
+        testset.resolve_pair(pair)
+    except AmbiguousLanguagePairError:
+        return True
+    except UnknownLanguagePairError:
+        return False
+    return True
 
 
 def describe(name: str, *, registry: RegistryLike = None) -> TestSet:

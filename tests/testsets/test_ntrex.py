@@ -233,6 +233,11 @@ def test_list_marks_the_addition_and_shows_the_caution(ntrex):
     assert code == 0, err
     (line,) = [line for line in out.splitlines() if line.startswith("ntrex128")]
     assert line.endswith("[bleucli's own addition, not in sacreBLEU]")
+    for pair in ("en-de", "de-en", "eng-deu", "en-zh"):
+        code, out, err = invoke(["--list", "-l", pair])
+        assert code == 0 and any(line.startswith("ntrex128") for line in out.splitlines()), pair
+    code, out, err = invoke(["--list", "-l", "en-xx"])
+    assert code == 0 and "ntrex128" not in out
     code, out, err = invoke(["--list", "-t", "ntrex128"])
     assert code == 0, err
     assert "# caution: NTREX-128 was translated from English" in out
