@@ -181,6 +181,8 @@ class TestSetOptions(Frozen):
     cache_dir: str | None = None
     offline: bool | None = None
     registry: str | None = None
+    #: download mirrors tried before the original URLs (``--mirror``/``BLEUCLI_MIRROR``)
+    mirrors: tuple[str, ...] = ()
 
     @property
     def target_language(self) -> str:
@@ -234,7 +236,8 @@ class RunOptions(Frozen):
             output=OutputOptions(flags["output_format"], flags["width"], flags["short"], flags["score_only"],
                                  flags["quiet"], color, bool(flags.get("detail"))),
             testset=TestSetOptions(flags["test_set"], flags["langpair"], flags["origlang"], flags["subset"],
-                                   flags["cache_dir"], flags["offline"] or None, flags["testsets_registry"]),
+                                   flags["cache_dir"], flags["offline"] or None, flags["testsets_registry"],
+                                   tuple(flags.get("mirrors") or ())),
             sentence_level=sentence_level,
             jobs=flags["jobs"],
             dask=flags.get("dask"),

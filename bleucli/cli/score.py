@@ -120,7 +120,8 @@ def _score(flags: dict[str, Any]) -> int:
     # every option is validated (by building the metrics) before any input is read
     models = {"cache_dir": options.testset.cache_dir, "offline": options.testset.offline,
               "registry": options.testset.registry}  # where spBLEU models are cached
-    metrics = registry.build_metrics(options.metrics, None, options.testset.target_language,
+    target = data.target_language if data is not None else options.testset.target_language
+    metrics = registry.build_metrics(options.metrics, None, target,
                                      data.signature_fields() if data is not None else None, models)
     if options.sentence_level and len(metrics) > 1:
         raise click.UsageError("--sentence-level takes one metric (-m)")

@@ -18,7 +18,7 @@ from .report import EXIT_CODE_MEANINGS
 SECTIONS: list[tuple[str, list[str]]] = [
     ("Input", ["inputs", "num_refs", "encoding", "tsv", "aligned", "columns", "max_line_bytes"]),
     ("Standard test sets", ["test_set", "langpair", "echo", "list_sets", "citation", "download", "origlang",
-                            "subset", "cache_dir", "offline", "testsets_registry"]),
+                            "subset", "cache_dir", "offline", "mirrors", "testsets_registry"]),
     ("Metrics", ["metrics"]),
     # then each metric's own section, from the registry (metric_help_sections)
     ("Confidence intervals (one system) and paired significance tests (several)",

@@ -14,6 +14,7 @@ _API = (
     "get_field_lines", "get_source", "get_references", "reference_fields", "echo", "echo_fields",
     "split_test_sets",
     "load_test_data", "TestData", "data_hash", "default_tokenizer", "detail_groups", "DetailGroup",
+    "get_document_ids", "resolve_pair", "export_cache",
 )
 
 __all__ = list(_API)

@@ -29,7 +29,7 @@ from ..errors import InputError, LengthMismatchError, OptionError, UnknownFieldE
 from .cache import offline_requested, resolve_cache_root
 from .downloader import ProgressCallback
 from .formats import ref_field_names
-from .prepare import CacheContext, PairData, load_pair, pair_dir
+from .prepare import CacheContext, PairData, load_pair, mirror_sources, pair_dir
 from .registry import Registry, TestSet, load_registry
 
 RegistryLike = Registry | str | os.PathLike[str] | None
@@ -42,9 +42,9 @@ def _registry(registry: RegistryLike) -> Registry:
 
 
 def _context(cache_dir: str | os.PathLike[str] | None, offline: bool | None,
-             progress: ProgressCallback | None) -> CacheContext:
+             progress: ProgressCallback | None, mirrors: Sequence[str] | None = None) -> CacheContext:
     return CacheContext(root=resolve_cache_root(cache_dir), offline=offline_requested(offline),
-                        progress=progress)
+                        progress=progress, mirrors=mirror_sources(mirrors))
 
 
 def split_test_sets(test_sets: str | Sequence[str]) -> list[str]:
@@ -68,10 +68,24 @@ def list_testsets(pair: str | None = None, *, registry: RegistryLike = None) -> 
     for name, testset in reg.testsets.items():
         if pair is not None:
             reverse = "-".join(reversed(pair.split("-", 1)))
-            if pair not in testset.pairs and reverse not in testset.pairs:
+            if not _has_pair(testset, pair) and not _has_pair(testset, reverse):
                 continue
         out.append((name, testset.description))
     return sorted(out)
+
+
+def _has_pair(testset: TestSet, pair: str) -> bool:
+    """Whether ``pair`` names one or more of the set's pairs (short codes such as ``en-de`` included)."""
+    from ..errors import UnknownLanguagePairError
+    from .registry import AmbiguousLanguagePairError
+
+    try:
+        testset.resolve_pair(pair)
+    except AmbiguousLanguagePairError:
+        return True
+    except UnknownLanguagePairError:
+        return False
+    return True
 
 
 def describe(name: str, *, registry: RegistryLike = None) -> TestSet:
@@ -94,26 +108,30 @@ def _static_fields(testset: TestSet, pair: str) -> list[str] | None:
     spec = testset.pair(pair)
     if testset.format == "wmt-xml":
         return None
-    return ["src", *ref_field_names(len(spec.ref_locations)), *testset.meta]
+    return ["src", *ref_field_names(len(spec.ref_locations)), *testset.meta,
+            *(["docid"] if spec.docid is not None else [])]
 
 
 def _load(name: str, pair: str, needed: list[str] | None, cache_dir: Any, offline: bool | None,
-          progress: ProgressCallback | None, registry: RegistryLike) -> tuple[TestSet, PairData, dict[str, list[str]]]:
+          progress: ProgressCallback | None, registry: RegistryLike,
+          mirrors: Sequence[str] | None = None) -> tuple[TestSet, PairData, dict[str, list[str]]]:
     reg = _registry(registry)
     testset = reg.get(name)
-    testset.pair(pair)
-    data, lines = load_pair(_context(cache_dir, offline, progress), reg, testset, pair, needed)
+    pair = testset.resolve_pair(pair)
+    data, lines = load_pair(_context(cache_dir, offline, progress, mirrors), reg, testset, pair, needed)
     return testset, data, lines
 
 
 def processed_pair(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None = None,
-                   progress: ProgressCallback | None = None, registry: RegistryLike = None) -> PairData:
+                   progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> PairData:
     """The verified processed pair, downloaded and built if needed (its files back ``get_source_file``...)."""
-    return _load(name, pair, [], cache_dir, offline, progress, registry)[1]
+    return _load(name, pair, [], cache_dir, offline, progress, registry, mirrors)[1]
 
 
 def fields(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None = None,
-           progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+           progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[str]:
     """The echoable fields of a (set, pair): src, references, metadata, system outputs.
 
     Known from the registry for all formats except WMT XML, which needs the
@@ -122,30 +140,32 @@ def fields(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None 
     static = _static_fields(_registry(registry).get(name), pair)
     if static is not None:
         return static
-    _, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry)
+    _, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry, mirrors)
     return data.field_names
 
 
 def reference_fields(name: str, pair: str, *, cache_dir: Any = None, offline: bool | None = None,
-                     progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+                     progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[str]:
     """The reference fields used for scoring by default (WMT XML: the registry's labels)."""
     testset = _registry(registry).get(name)
     if testset.format != "wmt-xml":
         return ref_field_names(len(testset.pair(pair).ref_locations))
-    _, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry)
+    _, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry, mirrors)
     return data.scoring_refs
 
 
 def download(name: str, pair: str | None = None, *, cache_dir: Any = None, offline: bool | None = None,
-             progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[Path]:
+             progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[Path]:
     """Download and process a test set (all pairs, or one); returns the processed pair directories."""
     reg = _registry(registry)
     testset = reg.get(name)
     pairs = [pair] if pair is not None else list(testset.pairs)
-    ctx = _context(cache_dir, offline, progress)
+    ctx = _context(cache_dir, offline, progress, mirrors)
     out = []
     for p in pairs:
-        testset.pair(p)
+        p = testset.resolve_pair(p)
         load_pair(ctx, reg, testset, p, None)
         out.append(pair_dir(ctx, testset, p))
     return out
@@ -204,21 +224,24 @@ def _filtered(lines: list[str], keep: list[bool] | None) -> list[str]:
 
 def get_field_lines(name: str, pair: str, field_name: str, *, origlang: str | None = None,
                     subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
-                    progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+                    progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[str]:
     """The lines of one field (``src``, ``ref``, ``ref:A``, ``docid``, a system name...).
 
     ``origlang`` (``xx`` or ``non-xx``) and ``subset`` (a regex) select
     segments as sacreBLEU's ``--origlang``/``--subset`` do.
     """
     return echo_fields(name, pair, [field_name], origlang=origlang, subset=subset, cache_dir=cache_dir,
-                       offline=offline, progress=progress, registry=registry)[0]
+                       offline=offline, progress=progress, registry=registry,
+        mirrors=mirrors)[0]
 
 
 def echo_fields(name: str, pair: str, requested: Sequence[str], *, origlang: str | None = None,
                 subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
-                progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[list[str]]:
+                progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[list[str]]:
     """Several fields of one set at once (one verified read); ``["all"]`` means every field."""
-    testset, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry)
+    testset, data, _ = _load(name, pair, [], cache_dir, offline, progress, registry, mirrors)
     if "all" in requested:
         if len(requested) != 1:
             raise OptionError("'all' cannot be combined with other fields")
@@ -226,19 +249,21 @@ def echo_fields(name: str, pair: str, requested: Sequence[str], *, origlang: str
     resolved = [_resolve_field(testset, pair, data, r) for r in requested]
     filtering = origlang is not None or subset is not None
     needed = list(dict.fromkeys(resolved + ([".filter"] if filtering else [])))
-    testset, data, lines = _load(name, pair, needed, cache_dir, offline, progress, registry)
+    testset, data, lines = _load(name, pair, needed, cache_dir, offline, progress, registry, mirrors)
     keep = _mask(testset, pair, lines.get(".filter"), origlang, subset) if filtering else None
     return [_filtered([line.rstrip() for line in lines[r]], keep) for r in resolved]
 
 
 def echo(test_sets: str | Sequence[str], pair: str, requested: Sequence[str], *, origlang: str | None = None,
          subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
-         progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[str]:
+         progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[str]:
     """``--echo``: the requested fields of each set, tab-joined per segment, sets concatenated."""
     out: list[str] = []
     for name in split_test_sets(test_sets):
         columns = echo_fields(name, pair, list(requested), origlang=origlang, subset=subset,
-                              cache_dir=cache_dir, offline=offline, progress=progress, registry=registry)
+                              cache_dir=cache_dir, offline=offline, progress=progress, registry=registry,
+        mirrors=mirrors)
         out.extend("\t".join(values) for values in zip(*columns))
     return out
 
@@ -263,7 +288,8 @@ def _subset_label(subset: str | None) -> str:
 
 def detail_groups(test_sets: str | Sequence[str], pair: str, *, origlang: str | None = None,
                   subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
-                  progress: ProgressCallback | None = None, registry: RegistryLike = None) -> list[DetailGroup]:
+                  progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[DetailGroup]:
     """sacreBLEU's ``--detail`` breakdown (``print_subset_results``): one group per original language
     and per domain (or ``country:``) subset, in its order, empty groups left out.
 
@@ -287,7 +313,7 @@ def detail_groups(test_sets: str | Sequence[str], pair: str, *, origlang: str | 
         testset.pair(pair)
         records = None
         if testset.format in ("wmt-sgml", "wmt-xml"):
-            records = _load(name, pair, [".filter"], cache_dir, offline, progress, reg)[2][".filter"]
+            records = _load(name, pair, [".filter"], cache_dir, offline, progress, reg, mirrors)[2][".filter"]
         loaded.append((testset, records))
         for record in records or ():
             _, doc_origlang, third = json.loads(record)
@@ -318,12 +344,28 @@ def get_source(name: str, pair: str, **kwargs: Any) -> list[str]:
     return get_field_lines(name, pair, "src", **kwargs)
 
 
+def get_document_ids(name: str, pair: str, **kwargs: Any) -> list[str]:
+    """The document id of each segment of a (set, pair), for document-level resampling.
+
+    Takes the keyword options of :func:`get_field_lines`; a set without document
+    ids raises :class:`~bleucli.errors.UnknownFieldError`.
+    """
+    return get_field_lines(name, pair, "docid", **kwargs)
+
+
+def resolve_pair(name: str, pair: str, *, registry: RegistryLike = None) -> str:
+    """The set's own name of ``pair`` (``ntrex128``: ``en-de`` -> ``eng-deu``); see ``TestSet.resolve_pair``."""
+    return describe(name, registry=registry).resolve_pair(pair)
+
+
 def get_references(name: str, pair: str, *, origlang: str | None = None, subset: str | None = None,
                    cache_dir: Any = None, offline: bool | None = None, progress: ProgressCallback | None = None,
-                   registry: RegistryLike = None) -> list[list[str]]:
+                   registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> list[list[str]]:
     """The default scoring references as streams: ``refs[k][i]`` is reference k of segment i."""
     data = load_test_data(name, pair, origlang=origlang, subset=subset, cache_dir=cache_dir, offline=offline,
-                          progress=progress, registry=registry)
+                          progress=progress, registry=registry,
+        mirrors=mirrors)
     return data.references
 
 
@@ -357,6 +399,8 @@ class TestData:
     reference_fields: tuple[tuple[str, ...], ...]
     origlang: str | None = None
     subset: str | None = None
+    #: the target language as the tokenizer defaults know it (``zho_CN`` in NTREX -> ``zh``)
+    target_language: str = ""
 
     @property
     def test(self) -> str:
@@ -364,7 +408,9 @@ class TestData:
 
     @property
     def default_tokenizer(self) -> str:
-        return default_tokenizer(self.pair)
+        from ..tokenizers import default_tokenizer_for
+
+        return default_tokenizer_for(self.target_language or self.pair.split("-", 1)[-1])
 
     def signature_fields(self) -> dict[str, str | None]:
         """Keyword arguments for ``Signature.build``/``with_fields``: test, lang, origlang, subset."""
@@ -380,12 +426,16 @@ class TestData:
 
 def load_test_data(test_sets: str | Sequence[str], pair: str, *, origlang: str | None = None,
                    subset: str | None = None, cache_dir: Any = None, offline: bool | None = None,
-                   progress: ProgressCallback | None = None, registry: RegistryLike = None) -> TestData:
+                   progress: ProgressCallback | None = None, registry: RegistryLike = None,
+        mirrors: Sequence[str] | None = None) -> TestData:
     """Everything needed to score against ``-t test_sets -l pair`` (see :class:`TestData`)."""
     reg = _registry(registry)
     names = split_test_sets(test_sets)
     for name in names:
         reg.get(name).pair(pair)  # fail fast on an unknown set or pair before any download
+    first = reg.get(names[0])
+    pair = first.resolve_pair(pair)  # the set's own name (-l en-de may stand for eng-deu)
+    target_language = first.language_code(pair.split("-", 1)[1])
     filtering = origlang is not None or subset is not None
     streams: list[list[str]] | None = None
     keep_all: list[bool] = []
@@ -393,13 +443,13 @@ def load_test_data(test_sets: str | Sequence[str], pair: str, *, origlang: str |
     digest = hashlib.sha256()
     ref_fields = []
     for name in names:
-        testset, data, _ = _load(name, pair, [], cache_dir, offline, progress, reg)
+        testset, data, _ = _load(name, pair, [], cache_dir, offline, progress, reg, mirrors)
         refs = data.scoring_refs
         if not refs:
             raise InputError(f"no references found for test set {name}/{pair} "
                              f"(fields: {', '.join(data.field_names)})")
         needed = refs + ([".filter"] if filtering else [])
-        testset, data, lines = _load(name, pair, needed, cache_dir, offline, progress, reg)
+        testset, data, lines = _load(name, pair, needed, cache_dir, offline, progress, reg, mirrors)
         if streams is None:
             streams = [[] for _ in refs]
         elif len(streams) != len(refs):
@@ -422,9 +472,22 @@ def load_test_data(test_sets: str | Sequence[str], pair: str, *, origlang: str |
         raise InputError(f"test set {','.join(names)} ({pair}) contains no sentence{' with' + what if what else ''}")
     return TestData(test_sets=tuple(names), pair=pair, references=streams, full_length=full_length,
                     keep=tuple(keep_all) if filtering else None, data_hash=digest.hexdigest(),
-                    reference_fields=tuple(ref_fields), origlang=origlang, subset=subset)
+                    reference_fields=tuple(ref_fields), origlang=origlang, subset=subset,
+                    target_language=target_language)
 
 
 def data_hash(test_sets: str | Sequence[str], pair: str, **kwargs: Any) -> str:
     """sha256 identifying the reference data used for scoring (for the JSON output)."""
     return load_test_data(test_sets, pair, **kwargs).data_hash
+
+
+def export_cache(directory: str | os.PathLike[str], *, cache_dir: Any = None,
+                 registry: RegistryLike = None) -> list[Path]:
+    """Write the cache's verified downloads into ``directory`` in the mirror layout (``<host>/<path>``).
+
+    The directory then serves ``--mirror DIR`` / ``BLEUCLI_MIRROR`` on machines
+    without network access (see ``bleucli cache export``).
+    """
+    from .manage import export_cache as export
+
+    return export(resolve_cache_root(cache_dir), Path(directory), _registry(registry))

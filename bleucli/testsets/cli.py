@@ -45,13 +45,17 @@ _OPTIONS = {
         help="Test-set cache directory. Env: BLEUCLI_CACHE_DIR [default: the user cache dir]."),
     "offline": click.option("--offline", is_flag=True, default=None,
         help="Never use the network; fail if data is not cached. Env: BLEUCLI_OFFLINE=1."),
+    "mirrors": click.option(
+        "--mirror", "mirrors", multiple=True, metavar="URL_OR_DIR", envvar="BLEUCLI_MIRROR",
+        help="Try this mirror (a base URL or a local directory holding <host>/<path> of the original URLs) "
+             "before the original URL; repeatable, tried in order. Env: BLEUCLI_MIRROR (space-separated)."),
     "testsets_registry": click.option(
         "--testsets", "testsets_registry", default=None, metavar="PATH", envvar="BLEUCLI_TESTSETS",
         help="Test-set registry file. Env: BLEUCLI_TESTSETS [default: the shipped testsets.yaml]."),
 }
 
 TESTSET_KEYS = ("test_set", "langpair", "echo", "list_sets", "citation", "download", "origlang", "subset",
-                "cache_dir", "offline", "testsets_registry")
+                "cache_dir", "offline", "mirrors", "testsets_registry")
 
 
 def testset_options(command: Callable[..., Any], keys: tuple[str, ...] = TESTSET_KEYS) -> Callable[..., Any]:
@@ -169,9 +173,9 @@ def _library_kwargs(o: dict[str, Any] | TestSetOptions) -> dict[str, Any]:
     _show_library_log()
     if isinstance(o, TestSetOptions):
         return {"cache_dir": o.cache_dir, "offline": o.offline, "registry": o.registry,
-                "progress": ProgressBar.if_tty()}
+                "progress": ProgressBar.if_tty(), "mirrors": o.mirrors}
     return {"cache_dir": o["cache_dir"], "offline": o["offline"] or None, "registry": o["testsets_registry"],
-            "progress": ProgressBar.if_tty()}
+            "progress": ProgressBar.if_tty(), "mirrors": tuple(o.get("mirrors") or ())}
 
 
 # ------------------------------------------------------------------ actions that replace scoring
@@ -195,11 +199,14 @@ def early_action(o: dict[str, Any]) -> int | None:
         # A set without a citation is a fact about the registry, not a failure of the command:
         # exit 0 with a warning, as sacreBLEU's intent (it warns), so `--citation` loops over sets work.
         for name in ts.split_test_sets(o["test_set"]):
-            text = ts.citation(name, registry=o["testsets_registry"])
-            if text is None:
+            testset = ts.describe(name, registry=o["testsets_registry"])
+            if testset.citation is None:
                 report.warning(f"no citation found for {name}")
             else:
-                emit(text.rstrip("\n"))
+                emit(testset.citation.rstrip("\n"))
+            notes = _set_notes(testset)
+            if notes:  # BibTeX comments: the output can still be pasted into a .bib file
+                emit("\n".join(f"% {line}" for line in notes))
         return 0
     if o["echo"]:
         if not o["test_set"] or not o["langpair"]:
@@ -226,13 +233,35 @@ def _list(o: dict[str, Any]) -> None:
 
     if o["test_set"]:
         name = o["test_set"]
-        pairs = [o["langpair"]] if o["langpair"] else ts.language_pairs(name, registry=o["testsets_registry"])
+        testset = ts.describe(name, registry=o["testsets_registry"])
+        pairs = [testset.resolve_pair(o["langpair"])] if o["langpair"] else list(testset.pairs)
+        notes = _set_notes(testset)
+        if notes:
+            emit("\n".join(f"# {line}" for line in notes))
         for pair in pairs:
             emit(f"{pair}: {', '.join(ts.fields(name, pair, **_library_kwargs(o)))}")
         return
     sets = ts.list_testsets(o["langpair"], registry=o["testsets_registry"])
     header = f"The available test sets for {o['langpair']} are:" if o["langpair"] else "The available test sets are:"
-    emit("\n".join([header, *(f"{name:<30}: {description}" for name, description in sets)]))
+    added = {name for name, _ in sets if ts.describe(name, registry=o["testsets_registry"]).origin == "bleucli"}
+    emit("\n".join([header, *(f"{name:<30}: {description}{ADDITION_MARK if name in added else ''}"
+                               for name, description in sets)]))
+
+
+#: How ``--list`` marks a set that is bleucli's own addition.
+ADDITION_MARK = " [bleucli's own addition, not in sacreBLEU]"
+
+
+def _set_notes(testset: Any) -> list[str]:
+    """What ``--citation`` and ``--list -t`` say besides the citation: origin, licence, caution."""
+    notes = []
+    if testset.origin == "bleucli":
+        notes.append(f"{testset.name} is bleucli's own addition to the registry (not in sacreBLEU)")
+    if testset.license:
+        notes.append(f"licence: {testset.license}")
+    if testset.note:
+        notes.append(f"caution: {testset.note}")
+    return [line for note in notes for line in note.splitlines()]
 
 
 def _check_names(o: dict[str, Any]) -> None:

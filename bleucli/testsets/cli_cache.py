@@ -74,6 +74,23 @@ def cache_verify(cache_dir: str | None, registry: str | None) -> int:
     return 5 if bad else 0
 
 
+@cache.command("export")
+@click.argument("directory", type=click.Path(file_okay=False))
+@_cache_dir
+@_registry
+def cache_export(directory: str, cache_dir: str | None, registry: str | None) -> None:
+    """Copy the cached downloads into DIRECTORY as a mirror (<host>/<path>) for --mirror/BLEUCLI_MIRROR."""
+    from pathlib import Path
+
+    from .cache import cache_errors
+    from .manage import export_cache
+
+    root = _root(cache_dir)
+    with cache_errors(f"export to {directory}", root):
+        written = export_cache(root, Path(directory), registry)
+    emit(f"{len(written)} download(s) in {directory}")
+
+
 @cache.command("remove")
 @click.argument("testset", required=False)
 @click.option("--all", "remove_all", is_flag=True, help="Remove everything in the cache.")

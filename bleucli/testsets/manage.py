@@ -166,3 +166,41 @@ def remove_from_cache(root: Path, testset: str | None = None,
             cache.move_aside_and_remove(path)
             removed.append(path)
     return removed
+
+
+def export_cache(root: Path, directory: Path, registry: Registry | str | os.PathLike[str] | None = None) -> list[Path]:
+    """Copy every verified download of the cache into ``directory`` as a mirror (``<host>/<path>``).
+
+    What ``--mirror DIR`` / ``BLEUCLI_MIRROR`` read: one machine with network
+    access fills a shared directory for the others. Only downloads the registry
+    declares and whose checksum still matches are written (each under a
+    temporary name, then renamed); a file already there with the right
+    checksum is left alone. Returns the files written or found in place.
+    """
+    import shutil
+
+    from .prepare import download_path, mirror_relative_path
+
+    reg = _registry(registry)
+    ctx = CacheContext(root=root, offline=True)
+    out: list[Path] = []
+    for download in reg.downloads.values():
+        source = download_path(ctx, download)
+        relative = mirror_relative_path(download.url)
+        if relative is None or not source.is_file() or source.is_symlink() \
+                or not _verify_download_file(source, download):
+            continue
+        target = directory.joinpath(*relative.split("/"))
+        if target.is_file() and _verify_download_file(target, download):
+            out.append(target)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp = cache.temp_path(target.parent, ".part-", target.name)
+        try:
+            shutil.copyfile(source, temp)
+            os.replace(temp, target)
+        finally:
+            if temp.exists():
+                temp.unlink()
+        out.append(target)
+    return out

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from ..errors import CacheError, IntegrityError, NotCachedError
+from ..errors import CacheError, DownloadError, IntegrityError, NotCachedError, OptionError
 from . import cache
 from .cache import EXTRACT_MANIFEST, MANIFEST, PROCESSING_VERSION
 from .crash import crash_point
-from .downloader import DownloadPolicy, ProgressCallback, fetch
+from .downloader import DownloadPolicy, ProgressCallback, fetch, log
 from .registry import Download, Location, PairSpec, Registry, TestSet
 
 
@@ -44,6 +44,9 @@ class CacheContext:
     offline: bool = False
     policy: DownloadPolicy | None = None
     progress: ProgressCallback | None = None
+    #: base URLs or local directories holding downloads as ``<mirror>/<host>/<path>``, tried in order
+    #: before the original URL (see :func:`mirror_sources`)
+    mirrors: tuple[str, ...] = ()
 
 
 def _safe_name(name: str) -> str:
@@ -126,22 +129,95 @@ def _copy_from_sacrebleu(ctx: CacheContext, download: Download, path: Path) -> b
     again before it gets its final name: sacreBLEU keeps damaged files (a
     truncated download stays), and it may rewrite a file while we copy.
     """
-    for candidate in _sacrebleu_candidates(download):
-        if not _verify_download_file(candidate, download):
-            continue
-        cache.make_dirs(path.parent)
-        temp = cache.temp_path(path.parent, ".part-", path.name)
+    return any(_copy_verified(candidate, download, path) for candidate in _sacrebleu_candidates(download))
+
+
+def _copy_verified(candidate: Path, download: Download, path: Path) -> bool:
+    """Copy ``candidate`` to ``path`` if it (and then its copy) has the registry's checksum."""
+    if not _verify_download_file(candidate, download):
+        return False
+    cache.make_dirs(path.parent)
+    temp = cache.temp_path(path.parent, ".part-", path.name)
+    try:
+        shutil.copyfile(candidate, temp)
+        if _verify_download_file(temp, download):
+            os.replace(temp, path)
+            cache.fsync_dir(path.parent)
+            return True
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    return False
+
+
+# --------------------------------------------------------------------------- mirrors
+
+def mirror_sources(mirrors: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The mirrors to use: ``mirrors`` if any, else ``$BLEUCLI_MIRROR`` (whitespace-separated).
+
+    Each is a base URL (``http(s)://...``) or a local directory (a path or a
+    ``file://`` URL); anything else is an :class:`OptionError`.
+    """
+    found = tuple(m for m in (mirrors or ()) if m) or tuple(os.environ.get("BLEUCLI_MIRROR", "").split())
+    for mirror in found:
+        if "://" in mirror and not mirror.lower().startswith(("http://", "https://", "file://")):
+            raise OptionError(f"invalid mirror {mirror!r}: give an http(s) base URL or a local directory")
+    return found
+
+
+def mirror_is_url(mirror: str) -> bool:
+    return mirror.lower().startswith(("http://", "https://"))
+
+
+def mirror_relative_path(url: str) -> str | None:
+    """``<host>/<path>`` of ``url``, where a mirror keeps its file (``None`` if the URL cannot be mapped safely)."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(url)
+    host = parsed.hostname or ""
+    parts = [unquote(p) for p in parsed.path.split("/")[1:]]
+    if (not host or not parts or any(p in ("", ".", "..") or "/" in p or "\\" in p or "\0" in p for p in parts)
+            or host in (".", "..")):
+        return None
+    return "/".join([host, *parts])
+
+
+def mirror_directory(mirror: str) -> Path:
+    if mirror.lower().startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return Path(unquote(urlparse(mirror).path))
+    return Path(mirror).expanduser()
+
+
+def _from_mirror(ctx: CacheContext, mirror: str, download: Download, path: Path) -> bool:
+    """Try one mirror: ``True`` if it gave the verified file (now at ``path``), else a warning and ``False``."""
+    import dataclasses
+    from urllib.parse import quote
+
+    relative = mirror_relative_path(download.url)
+    if relative is None:
+        return False
+    if mirror_is_url(mirror):
+        url = mirror.rstrip("/") + "/" + "/".join(quote(p) for p in relative.split("/"))
         try:
-            shutil.copyfile(candidate, temp)
-            if _verify_download_file(temp, download):
-                os.replace(temp, path)
-                cache.fsync_dir(path.parent)
-                return True
-        except OSError:
-            pass
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+            fetch(dataclasses.replace(download, url=url), path, ctx.policy, ctx.progress)
+            return True
+        except DownloadError as exc:  # a refused redirect too
+            problem = str(exc)
+        except IntegrityError as exc:
+            problem = str(exc)
+    else:
+        candidate = mirror_directory(mirror).joinpath(*relative.split("/"))
+        if not candidate.is_file():
+            problem = f"no file {candidate}"
+        elif _copy_verified(candidate, download, path):
+            return True
+        else:
+            problem = f"{candidate} does not have the registry's checksum ({_declared(download)})"
+    log.warning("mirror %s: %s; trying the next source", mirror, problem)
     return False
 
 
@@ -158,10 +234,10 @@ def ensure_download(ctx: CacheContext, download: Download) -> Path:
         return path
     if not path.is_dir() and _copy_from_sacrebleu(ctx, download, path):
         return path
-    if ctx.offline:
-        state = "is damaged" if path.exists() else "is not cached"
-        raise NotCachedError(f"{download.url} {state} and offline mode is on (BLEUCLI_OFFLINE/--offline); "
-                             "run once with network access")
+    # offline, only local-directory mirrors may be used (never a socket)
+    mirrors = [m for m in ctx.mirrors if not (ctx.offline and mirror_is_url(m))]
+    if ctx.offline and not mirrors:
+        _offline_error(download, path)
     directory = download_dir(ctx, download)
     cache.make_dirs(directory)
     with cache.cache_lock(ctx.root, f"download-{download.id}"):
@@ -172,6 +248,11 @@ def ensure_download(ctx: CacheContext, download: Download) -> Path:
         if path.exists() or path.is_symlink():
             cache.move_aside_and_remove(path)
         try:
+            for mirror in mirrors:
+                if _from_mirror(ctx, mirror, download, path):
+                    return path
+            if ctx.offline:
+                _offline_error(download, path)
             fetch(download, path, ctx.policy, ctx.progress)
         except BaseException:
             # fetch leaves nothing behind; neither should we: an empty directory showed up in
@@ -181,6 +262,12 @@ def ensure_download(ctx: CacheContext, download: Download) -> Path:
             raise
         crash_point("after_store")
     return path
+
+
+def _offline_error(download: Download, path: Path) -> None:
+    state = "is damaged" if path.exists() else "is not cached"
+    raise NotCachedError(f"{download.url} {state} and offline mode is on (BLEUCLI_OFFLINE/--offline); "
+                         "run once with network access")
 
 
 def _declared(download: Download) -> str:
@@ -404,6 +491,7 @@ def load_pair(ctx: CacheContext, registry: Registry, testset: TestSet, pair_name
     rebuild that needs the network raises :class:`NotCachedError`.
     """
     pair = testset.pair(pair_name)
+    pair_name = pair.name
     digest = spec_digest(registry, testset, pair)
     directory = pair_dir(ctx, testset, pair_name)
     for attempt in range(3):

@@ -25,11 +25,14 @@ SCHEMA_VERSION = 1
 FORMATS = ("wmt-sgml", "iwslt-xml", "wmt-xml", "plain", "tsv")
 UNPACK_KINDS = ("none", "gzip", "tar", "zip")
 META_FIELDS = ("docid", "genre", "origlang")
+#: Where a test set comes from: sacreBLEU's list (the default), or bleucli's own additions (``--list`` marks them).
+ORIGINS = ("sacrebleu", "bleucli")
 
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*(?:/[A-Za-z0-9][A-Za-z0-9.-]*)*")
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _LANG = r"[A-Za-z]{2,8}(?:_[A-Za-z0-9]+)?"
 _PAIR_RE = re.compile(rf"{_LANG}-{_LANG}")
+_LANG_RE = re.compile(_LANG)
 _MD5_RE = re.compile(r"[0-9a-f]{32}")
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 _LABEL_RE = re.compile(r"[A-Za-z0-9._-]*")
@@ -79,6 +82,8 @@ class PairSpec:
     ref_locations: tuple[Location, ...] = ()
     path: Location | None = None
     refs: tuple[str, ...] | None = None
+    #: plain/tsv sets: a file of document ids, one per segment (``--echo docid``)
+    docid: Location | None = None
 
     @property
     def source_language(self) -> str:
@@ -92,7 +97,7 @@ class PairSpec:
         if self.path is not None:
             return (self.path,)
         assert self.src is not None
-        return (self.src, *self.ref_locations)
+        return (self.src, *self.ref_locations, *((self.docid,) if self.docid is not None else ()))
 
 
 @dataclass(frozen=True)
@@ -110,13 +115,50 @@ class TestSet:
     meta: tuple[str, ...] = ()
     refs: tuple[str, ...] = ()
     subsets: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: ``sacrebleu`` (one of sacreBLEU's sets) or ``bleucli`` (bleucli's own addition)
+    origin: str = "sacrebleu"
+    #: the data's licence, shown by ``--citation``
+    license: str | None = None
+    #: a caution about using the set, shown by ``--citation`` and ``--list -t``
+    note: str | None = None
+    #: short language codes (``de``) -> the set's codes they may stand for (``[deu]``), for ``-l en-de``
+    languages: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def pair(self, name: str) -> PairSpec:
-        """The pair spec, or :class:`UnknownLanguagePairError` listing the available pairs."""
-        try:
-            return self.pairs[name]
-        except KeyError:
-            raise UnknownLanguagePairError(self.name, name, list(self.pairs)) from None
+        """The pair spec (``name`` may use the set's short codes, see :meth:`resolve_pair`), or
+        :class:`UnknownLanguagePairError` listing the available pairs."""
+        return self.pairs[self.resolve_pair(name)]
+
+    def resolve_pair(self, name: str) -> str:
+        """The set's own name of the pair ``name``.
+
+        A pair the set has is itself. Otherwise each side may be a short code of
+        the set's ``languages`` table (``en-de`` -> ``eng-deu`` in NTREX): the
+        pair is used if exactly one of the set's pairs matches, and a pair that
+        matches several is :class:`AmbiguousLanguagePairError` listing them.
+        """
+        if name in self.pairs:
+            return name
+        src, sep, tgt = name.partition("-")
+        if self.languages and sep:
+            sources = self.languages.get(src, (src,))
+            targets = self.languages.get(tgt, (tgt,))
+            found = [f"{s}-{t}" for s in sources for t in targets if f"{s}-{t}" in self.pairs]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise AmbiguousLanguagePairError(self.name, name, found)
+        raise UnknownLanguagePairError(self.name, name, list(self.pairs))
+
+    def language_code(self, code: str) -> str:
+        """The short code a language of the set is known by (``zho_CN`` -> ``zh``), else ``code`` itself.
+
+        Used to pick the default tokenizer of a target language as for WMT sets.
+        """
+        for short, codes in self.languages.items():
+            if code in codes:
+                return short
+        return code
 
     @property
     def langpairs(self) -> Mapping[str, PairSpec]:
@@ -127,6 +169,18 @@ class TestSet:
     def dirname(self) -> str:
         """The set's directory name in the cache (``/`` cannot appear in one path component)."""
         return self.name.replace("/", "+")
+
+
+class AmbiguousLanguagePairError(UnknownLanguagePairError):
+    """A short pair (``-l en-zh``) that stands for several of the set's pairs; ``available`` lists them."""
+
+    def __init__(self, testset: str, pair: str, candidates: list[str]) -> None:
+        super().__init__(testset, pair, candidates)
+        self.args = (f"language pair '{pair}' of test set '{testset}' is ambiguous: give one of "
+                     f"{', '.join(candidates)}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -344,9 +398,13 @@ def _validate_testset(check: _Checker, name: str, raw: Any, downloads: Mapping[s
     if not _NAME_RE.fullmatch(name) or len(name) > 100:
         raise check.fail(where, f"invalid test set name {name!r}")
     data = check.mapping(raw, where, {"description", "citation", "format", "files", "meta", "refs",
-                                      "subsets", "pairs"}, {"description", "format", "files", "pairs"})
+                                      "subsets", "pairs", "origin", "license", "note", "languages"},
+                         {"description", "format", "files", "pairs"})
     description = check.string(data["description"], f"{where}.description")
     citation = check.string(data["citation"], f"{where}.citation") if "citation" in data else None
+    origin = check.string(data.get("origin", "sacrebleu"), f"{where}.origin", choices=ORIGINS)
+    license_ = check.string(data["license"], f"{where}.license") if "license" in data else None
+    note = check.string(data["note"], f"{where}.note") if "note" in data else None
     fmt = check.string(data["format"], f"{where}.format", choices=FORMATS)
     files = check.string_list(data["files"], f"{where}.files", _ID_RE)
     if not files:
@@ -384,18 +442,40 @@ def _validate_testset(check: _Checker, name: str, raw: Any, downloads: Mapping[s
             prefs = check.string_list(pdata["refs"], f"{pwhere}.refs", _LABEL_RE) if "refs" in pdata else None
             pairs[pair_name] = PairSpec(name=pair_name, path=path, refs=prefs)
         else:
-            pdata = check.mapping(raw_pair, pwhere, {"src", "refs"}, {"src", "refs"})
+            pdata = check.mapping(raw_pair, pwhere, {"src", "refs", "docid"}, {"src", "refs"})
             tsv = fmt == "tsv"
+            docid = None
+            if "docid" in pdata:
+                if fmt not in ("plain", "tsv"):
+                    raise check.fail(f"{pwhere}.docid", "a document-id location is only used by the plain and "
+                                                        "tsv formats (SGML/XML sets carry their own)")
+                docid = _validate_location(check, pdata["docid"], f"{pwhere}.docid", files, downloads, tsv, False)
             src = _validate_location(check, pdata["src"], f"{pwhere}.src", files, downloads, tsv, False)
             if not isinstance(pdata["refs"], list) or not pdata["refs"]:
                 raise check.fail(f"{pwhere}.refs", "expected a non-empty list of locations")
             ref_locs = tuple(
                 _validate_location(check, r, f"{pwhere}.refs[{i}]", files, downloads, tsv, fmt == "wmt-sgml")
                 for i, r in enumerate(pdata["refs"]))
-            pairs[pair_name] = PairSpec(name=pair_name, src=src, ref_locations=ref_locs)
+            pairs[pair_name] = PairSpec(name=pair_name, src=src, ref_locations=ref_locs, docid=docid)
+    languages: dict[str, tuple[str, ...]] = {}
+    if "languages" in data:
+        raw_languages = check.mapping(data["languages"], f"{where}.languages",
+                                      set(data["languages"]) if isinstance(data["languages"], dict) else set())
+        codes = {side for p in pairs for side in p.split("-", 1)}
+        for short, raw_codes in raw_languages.items():
+            lwhere = f"{where}.languages.{short}"
+            check.string(short, lwhere, _LANG_RE)
+            if short in codes:
+                raise check.fail(lwhere, f"'{short}' is already a language of the set's pairs")
+            targets = check.string_list(raw_codes, lwhere, _LANG_RE)
+            unknown = [c for c in targets if c not in codes]
+            if not targets or unknown:
+                raise check.fail(lwhere, f"expected codes used by the set's pairs, got {', '.join(unknown) or 'none'}")
+            languages[short] = targets
     return TestSet(name=name, description=description, format=fmt, files=files,
                    pairs=MappingProxyType(pairs), citation=citation, meta=meta, refs=refs,
-                   subsets=MappingProxyType(subsets))
+                   subsets=MappingProxyType(subsets), origin=origin, license=license_, note=note,
+                   languages=MappingProxyType(languages))
 
 
 def validate_models(check: _Checker, raw: Any) -> Mapping[str, ModelSpec]:

@@ -57,7 +57,10 @@ HEADER = """\
 #   refs: [translator labels] (wmt-xml: references used for scoring; "" means
 #         the unlabelled reference),
 #   subsets: {docid: annotation} (for --subset on SGML sets),
-#   pairs: PAIR -> {src: LOC, refs: [LOC, ...]}      (plain, tsv, SGML, IWSLT)
+#   origin: sacrebleu (default) | bleucli (bleucli's own addition, marked by --list),
+#   license, note (shown by --citation and --list -t),
+#   languages: {SHORT: [CODE, ...]} (what -l SHORT-... may stand for, e.g. de: [deu]),
+#   pairs: PAIR -> {src: LOC, refs: [LOC, ...], docid: LOC (plain/tsv, optional)}  (plain, tsv, SGML, IWSLT)
 #                  {path: LOC, refs: [labels]}       (wmt-xml; refs optional)
 # }
 # LOC is either a string (a member path inside the set's only download) or
@@ -247,6 +250,13 @@ def main() -> None:
         if "citation" in entry:
             assert back["testsets"][name]["citation"] == str(entry["citation"]), name
     text += models_section()
+    # bleucli's own additions (ntrex128) are made by their own script from a checkout: keep them as they are
+    from generate_ntrex_yaml import existing_blocks, insert_blocks
+
+    if OUT.is_file():
+        _, ntrex_downloads, ntrex_testset = existing_blocks(OUT.read_text(encoding="utf-8"))
+        if ntrex_downloads and ntrex_testset:
+            text = insert_blocks(text, ntrex_downloads, ntrex_testset)
     OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT}: {len(testsets)} test sets, {sum(len(e['pairs']) for e in testsets.values())} pairs, "
           f"{len(downloads)} downloads", file=sys.stderr)

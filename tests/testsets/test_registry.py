@@ -94,7 +94,14 @@ def test_env_var_selects_registry(tmp_path, monkeypatch):
 
 def test_shipped_registry_is_valid_and_complete(monkeypatch):
     monkeypatch.delenv("BLEUCLI_TESTSETS", raising=False)
-    reg = load_registry(REPO / "testsets.yaml")
+    full = load_registry(REPO / "testsets.yaml")
+    # bleucli's own additions (marked origin: bleucli) are checked in test_ntrex.py; the rest is sacreBLEU's
+    assert {n for n, t in full.testsets.items() if t.origin == "bleucli"} == {"ntrex128"}
+    sacrebleu_sets = {n: t for n, t in full.testsets.items() if t.origin == "sacrebleu"}
+    used = {f for t in sacrebleu_sets.values() for f in t.files}
+    reg = type(full)(path=full.path, testsets=sacrebleu_sets,
+                     downloads={k: v for k, v in full.downloads.items() if k in used}, models=full.models)
+    assert len(full.downloads) == len(reg.downloads) + len(full.get("ntrex128").files)
     # spec section 4.5: 67 test sets, 452 (set, pair) entries, 83 distinct pairs
     assert len(reg.testsets) == 67
     assert sum(len(t.pairs) for t in reg.testsets.values()) == 452
@@ -134,7 +141,8 @@ def test_shipped_registry_matches_sacrebleu_facts():
 
     reg = load_registry(REPO / "testsets.yaml")
     by_url = {d.url: d for d in reg.downloads.values()}
-    assert set(reg.testsets) == set(DATASETS)
+    assert {n for n, t in reg.testsets.items() if t.origin == "sacrebleu"} == set(DATASETS)
+    assert {n for n, t in reg.testsets.items() if t.origin != "sacrebleu"} == {"ntrex128"}
     for name, dataset in DATASETS.items():
         testset = reg.get(name)
         assert list(testset.pairs) == list(dataset.langpairs), name

@@ -58,4 +58,6 @@ def source_and_references(pair: PairSpec, read_field: Callable[[Location], list[
     fields = {"src": read_field(pair.src)}
     for name, location in zip(names, pair.ref_locations):
         fields[name] = read_field(location)
+    if pair.docid is not None:
+        fields["docid"] = read_field(pair.docid)
     return ProcessedPair(fields=fields, scoring_refs=names)
