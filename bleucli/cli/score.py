@@ -11,7 +11,6 @@ import click
 from ..clikit import report
 from ..clikit.help import GroupedCommand
 from ..clikit.metric_options import metric_options
-from ..clikit.scoring import Notices, backend, check_conflicts, finish, open_inputs
 from ..clikit.significance import significance_options
 from ..metrics import registry
 from ..options import (
@@ -103,6 +102,7 @@ def run_score(flags: dict[str, Any]) -> int:
 
 
 def _score(flags: dict[str, Any]) -> int:
+    from ..clikit.scoring import Notices, backend, check_conflicts, finish, open_inputs
     from ..engine.pipeline import expected_signature_fields, run
     from ..testsets import cli as tscli
 
@@ -178,4 +178,4 @@ def _use_color(no_color: bool) -> bool:
         return False
 
 
-__all__ = ["score", "run_score", "finish"]
+__all__ = ["score", "run_score"]
