@@ -122,6 +122,22 @@ def test_a_broken_plugin_is_a_clear_option_error(plugin_path: Path, entry_points
     assert message in str(error.value)
 
 
+def test_the_plugin_index_follows_installs_and_survives_damage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index of entry points is rebuilt when a directory on the path changes, and a damaged one is ignored."""
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("BLEUCLI_CACHE_DIR", str(tmp_path / "cache"))
+    assert [entry for entry in registry._declared_entry_points() if entry[2] == "fake-later"] == []
+    (index,) = (tmp_path / "cache" / "plugins").iterdir()
+    _fake_distribution(site, "fake_later", "[bleucli.metrics]\nlater = fake_later:ENTRY\n", {})
+    assert ("later", "fake_later:ENTRY", "fake-later") in registry._declared_entry_points()
+    for damage in (b"", b"\xff\xfe", index.read_bytes()[:-20] + b"\tone field too many\t\n", b"\x00" * 100):
+        index.write_bytes(damage)
+        assert ("later", "fake_later:ENTRY", "fake-later") in registry._declared_entry_points()
+    assert index.read_bytes().startswith(b"bleucli-plugin-index/1\n")
+
+
 def test_a_broken_plugin_through_the_command_line(tmp_path: Path) -> None:
     """One warning line (none with -q), every other metric still scores, and -m of it exits 2 with the reason."""
     _fake_distribution(tmp_path / "site", "fake_cli_broken", "[bleucli.metrics]\nbroken = fake_cli_broken:ENTRY\n",

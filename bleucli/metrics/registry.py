@@ -291,13 +291,18 @@ def _declared_entry_points() -> list[tuple[str, str, str]]:
     a distribution changes its directory's time, and the next run scans again.
     """
     directories = []
+    here = os.getcwd()
     for directory in sys.path:
+        # the current directory (``python -m``/``-c`` put it first) is where one works, not where
+        # distributions are installed: its time changes with every file written there
+        if not directory or os.path.abspath(directory) == here:
+            continue
         try:
-            directories.append((directory, os.stat(directory or ".").st_mtime_ns))
+            directories.append((directory, os.stat(directory).st_mtime_ns))
         except OSError:
             continue
     key = [f"{directory}\t{mtime}" for directory, mtime in directories]
-    path = _index_path()
+    path = _index_path("\n".join(directory for directory, _ in directories))
     found = _read_index(path, key)
     if found is None:
         found = _scan([directory for directory, _ in directories])
@@ -308,9 +313,10 @@ def _declared_entry_points() -> list[tuple[str, str, str]]:
 _INDEX_FORMAT = "bleucli-plugin-index/1"
 
 
-def _index_path() -> str | None:
-    """Where the plugin index of this interpreter lives: bleucli's cache directory (``BLEUCLI_CACHE_DIR``,
-    else the user cache directory platformdirs would give, spelled out here to keep start-up light)."""
+def _index_path(search_path: str) -> str | None:
+    """Where the plugin index of this interpreter and search path lives: bleucli's cache directory
+    (``BLEUCLI_CACHE_DIR``, else the user cache directory platformdirs would give, spelled out here to keep
+    start-up light), one file per search path so that two environments do not overwrite each other's."""
     root = os.environ.get("BLEUCLI_CACHE_DIR")
     if not root:
         home = os.path.expanduser("~")
@@ -320,8 +326,11 @@ def _index_path() -> str | None:
             root = os.path.join(home, "Library", "Caches", "bleucli")
         else:
             root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "bleucli")
-    prefix = "".join(c if c.isalnum() else "-" for c in sys.prefix)[-120:]
-    return os.path.join(root, "plugins", f"index-{prefix}.txt")
+    digest = 0xCBF29CE484222325  # FNV-1a: a stable name for the search path (zlib would load a library)
+    for byte in search_path.encode():
+        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    prefix = "".join(c if c.isalnum() else "-" for c in sys.prefix)[-100:]
+    return os.path.join(root, "plugins", f"index-{prefix}-{digest:016x}.txt")
 
 
 def _read_index(path: str | None, key: list[str]) -> list[tuple[str, str, str]] | None:
