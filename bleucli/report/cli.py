@@ -104,7 +104,8 @@ def _compare(flags: dict[str, Any]) -> int:
         raise click.UsageError("give reference files before -i, or a test set with -t NAME -l PAIR")
     signature_fields = data.signature_fields() if data is not None else None
     # bad option values fail before any reading
-    registry.build_metrics(options.metrics, None, options.testset.target_language, signature_fields)
+    target = data.target_language if data is not None else options.testset.target_language
+    registry.build_metrics(options.metrics, None, target, signature_fields)
     notices = Notices(flags["quiet"])
     inputs = open_inputs(options, data, notices)  # as the scoring command opens them
     references = [list(stream) for stream in inputs.references]
@@ -129,7 +130,7 @@ def _compare(flags: dict[str, Any]) -> int:
     result = build(options, list(options.inputs.systems), systems, reference_names, references,
                    source=source, source_name=source_name, command=_command_line(flags),
                    signature_fields=signature_fields, test_set=_test_set_input(data),
-                   documents=documents, documents_name=documents_name)
+                   documents=documents, documents_name=documents_name, target_language=target)
     outputs = [(fmt, flags[f"{fmt}_path"]) for fmt in ("html", "markdown", "json") if flags[f"{fmt}_path"]]
     if not outputs:
         outputs = [("markdown", "-")]

@@ -419,6 +419,7 @@ def compare(
     test_set: tuple[str, str] | None = None,
     documents: Sequence[str] | None = None,
     documents_name: str | None = None,
+    target_language: str | None = None,
 ) -> Comparison:
     """Score and compare ``systems`` (the first is the baseline) as ``options`` say.
 
@@ -441,7 +442,8 @@ def compare(
         if lines is not None and len(lines) != len(references[0]):
             raise InputError(f"has {len(lines)} lines, the references {len(references[0])}", name or what)
     metric_options = options.metrics._replace(bleu=options.metrics.bleu._replace(effective_order=False))
-    target = options.testset.target_language
+    # a test set's own code of the target (NTREX's `-l en-zh_CN` is zho_CN) chooses the tokenizer
+    target = options.testset.target_language if target_language is None else target_language
     # the metrics of `bleucli REF -i SYS... -m ...`, in that order (the first is the primary one)
     metrics = registry.build_metrics(metric_options, None, target, signature_fields)
     bleu_only = metric_options._replace(requested=("bleu",))

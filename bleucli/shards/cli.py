@@ -46,7 +46,8 @@ def _stats(score: click.Command, flags: dict[str, Any]) -> int:
     check_conflicts(options)
     data = tscli.test_data_for(options)
     notices = Notices(options.output.quiet)
-    metrics = registry.build_metrics(options.metrics, None, options.testset.target_language,
+    target = data.target_language if data is not None else options.testset.target_language
+    metrics = registry.build_metrics(options.metrics, None, target,
                                      data.signature_fields() if data is not None else None)
     inputs = open_inputs(options, data, notices)
     compute = stream_rows if flags["per_segment"] else stream_statistics

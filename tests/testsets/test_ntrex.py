@@ -218,6 +218,21 @@ def test_default_tokenizer_follows_the_target_language(ntrex, tmp_path, pair, to
     assert json.loads(out)["score"] == 100.0
 
 
+def test_compare_and_stats_take_the_tokenizer_of_the_resolved_target(ntrex, tmp_path):
+    """`-l en-zh_CN` is NTREX's zho_CN: compare and stats tokenize as the scoring command does (zh)."""
+    ntrex.serve(ntrex.prefix)
+    hyp = write_lines(tmp_path / "hyp", REFS["zho-CN"])
+    other = write_lines(tmp_path / "other", SRC)
+    code, out, err = invoke(["compare", "-t", "ntrex128", "-l", "en-zh_CN", "-i", str(hyp), str(other),
+                             "--json", "-"])
+    assert code == 0, err
+    assert "|tok:zh|" in out and "|tok:13a|" not in out
+    shard = tmp_path / "shard.json"
+    code, out, err = invoke(["stats", "-t", "ntrex128", "-l", "en-zh_CN", "-i", str(hyp), "-o", str(shard)])
+    assert code == 0, err
+    assert "|tok:zh|" in shard.read_text(encoding="utf-8")
+
+
 def test_japanese_and_korean_targets_pick_their_tokenizers(ntrex):
     registry = ts.describe("ntrex128")
     assert registry.language_code("jpn") == "ja" and registry.language_code("zho_CN") == "zh"
