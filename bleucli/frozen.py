@@ -40,6 +40,8 @@ class Frozen:
 
     #: the field names, in declaration order (base classes' fields first)
     _fields: ClassVar[tuple[str, ...]] = ()
+    #: the field names as a set (checking keyword arguments at once)
+    _field_set: ClassVar[frozenset[str]] = frozenset()
     #: the defaults of the fields that have one
     _field_defaults: ClassVar[dict[str, Any]] = {}
 
@@ -57,25 +59,33 @@ class Frozen:
             elif defaults:
                 raise TypeError(f"{cls.__name__}: field {name!r} without a default follows a field with one")
         cls._fields = tuple(fields)
+        cls._field_set = frozenset(fields)
         cls._field_defaults = defaults
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Set operations and one dict merge instead of a loop per field: every run builds a few
+        # dozen records at start-up (the option groups, the metric registry's entries and flags).
         fields = self._fields
-        if len(args) > len(fields):
-            raise TypeError(f"{type(self).__name__} takes {len(fields)} arguments, {len(args)} given")
-        values = dict(zip(fields, args))
-        for name, value in kwargs.items():
-            if name not in fields:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-            if name in values:
-                raise TypeError(f"{type(self).__name__} got {name!r} twice")
-            values[name] = value
-        if len(values) < len(fields):
-            for name in fields:
-                if name not in values:
-                    if name not in self._field_defaults:
-                        raise TypeError(f"{type(self).__name__} needs {name!r}")
-                    values[name] = self._field_defaults[name]
+        if args:
+            if len(args) > len(fields):
+                raise TypeError(f"{type(self).__name__} takes {len(fields)} arguments, {len(args)} given")
+            given = dict(zip(fields, args))
+            if kwargs:
+                if not given.keys().isdisjoint(kwargs):
+                    twice = next(name for name in kwargs if name in given)
+                    raise TypeError(f"{type(self).__name__} got {twice!r} twice")
+                given.update(kwargs)
+        else:
+            given = kwargs
+        if not given.keys() <= self._field_set:
+            unknown = next(name for name in given if name not in self._field_set)
+            raise TypeError(f"{type(self).__name__} has no field {unknown!r}")
+        values = given
+        if len(given) < len(fields):
+            values = {**self._field_defaults, **given}
+            if len(values) < len(fields):
+                missing = next(name for name in fields if name not in values)
+                raise TypeError(f"{type(self).__name__} needs {missing!r}")
         self.__dict__.update(values)
 
     def __setattr__(self, name: str, value: Any) -> None:

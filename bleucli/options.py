@@ -20,7 +20,11 @@ from typing import Any, Literal
 
 from .errors import OptionError
 from .frozen import Frozen
-from .input.reading import DEFAULT_MAX_LINE_BYTES
+
+#: The longest input line accepted (in bytes, newline excluded) unless ``--max-line-bytes`` says otherwise.
+#: Far above any real segment (a 1 MiB line is a book chapter); it bounds the memory that a stream
+#: without newlines (``/dev/zero``, ``yes | tr -d '\\n'``) can take before it is refused.
+DEFAULT_MAX_LINE_BYTES = 1 << 20
 
 #: BLEU smoothing methods and the value each uses by default (``None``: the method takes no value).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}

@@ -23,8 +23,8 @@ def _choices(flag: registry.Flag) -> list[str]:
     return list(flag.choices)
 
 
-def _option(entry: registry.MetricEntry, flag: registry.Flag) -> Callable[[Any], Any]:
-    default = getattr(entry.options(), flag.field)
+def _option(flag: registry.Flag, defaults: Any) -> Callable[[Any], Any]:
+    default = getattr(defaults, flag.field)
     settings: dict[str, Any] = {"help": flag.help}
     if flag.kind == "flag":
         settings["is_flag"] = True
@@ -53,7 +53,8 @@ def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
     options = [click.option("-m", "--metrics", multiple=True, type=click.Choice(choices, case_sensitive=False),
                             metavar="METRIC...", help=f"Metrics to compute: {', '.join(names)} [default: bleu].")]
     for entry in registry.entries().values():
-        options.extend(_option(entry, flag) for flag in entry.flags)
+        defaults = entry.options()
+        options.extend(_option(flag, defaults) for flag in entry.flags)
     for option in reversed(options):
         function = option(function)
     return function

@@ -18,12 +18,9 @@ from typing import Any, BinaryIO
 
 from ..errors import InputError
 from ..frozen import Frozen
+from ..options import DEFAULT_MAX_LINE_BYTES  # an option default: the longest line read
 
 STDIN_NAME = "<stdin>"
-#: The longest line read (in bytes, newline excluded) unless ``--max-line-bytes`` says otherwise.
-#: Far above any real segment (a 1 MiB line is a book chapter); it bounds the memory that a stream
-#: without newlines (``/dev/zero``, ``yes | tr -d '\\n'``) can take before it is refused.
-DEFAULT_MAX_LINE_BYTES = 1 << 20
 _BOM = "\ufeff"
 UTF8_BOM = _BOM.encode("utf-8")
 

@@ -326,9 +326,8 @@ def _index_path(search_path: str) -> str | None:
             root = os.path.join(home, "Library", "Caches", "bleucli")
         else:
             root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "bleucli")
-    digest = 0xCBF29CE484222325  # FNV-1a: a stable name for the search path (zlib would load a library)
-    for byte in search_path.encode():
-        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    # a stable name for the search path (zlib's crc32 would load a library; a clash only costs a scan)
+    digest = int.from_bytes(search_path.encode(), "big") % 0x1FFFFFFFFFFFFFFF
     prefix = "".join(c if c.isalnum() else "-" for c in sys.prefix)[-100:]
     return os.path.join(root, "plugins", f"index-{prefix}-{digest:016x}.txt")
 
