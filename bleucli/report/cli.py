@@ -30,7 +30,8 @@ from ..options import (
 from ..testsets.cli import testset_options
 
 #: The test-set options ``compare`` takes: scoring against ``-t``/``-l`` (no --echo, --list...).
-COMPARE_TESTSET_KEYS = ("test_set", "langpair", "origlang", "subset", "cache_dir", "offline", "testsets_registry")
+COMPARE_TESTSET_KEYS = ("test_set", "langpair", "origlang", "subset", "cache_dir", "offline", "mirrors",
+                        "testsets_registry")
 
 
 def testset_options_for_compare(command: Any) -> Any:
@@ -188,7 +189,7 @@ def _options(flags: dict[str, Any]) -> Any:
                                          paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text)),
         testset=TestSetOptions(test_set=flags["test_set"], langpair=flags["langpair"], origlang=flags["origlang"],
                                subset=flags["subset"], cache_dir=flags["cache_dir"], offline=flags["offline"],
-                               registry=flags["testsets_registry"]),
+                               registry=flags["testsets_registry"], mirrors=tuple(flags.get("mirrors") or ())),
         jobs=flags["jobs"],
     )
 

@@ -339,6 +339,19 @@ def test_a_local_directory_mirror_works_offline_without_a_socket(ntrex, tmp_path
     monkeypatch.undo()
 
 
+def test_compare_takes_its_test_set_from_a_mirror(ntrex, tmp_path):
+    """`compare --mirror DIR --offline` finds the test set where `score` does."""
+    mirror = fill_mirror(ntrex, tmp_path / "mirror")
+    hyp = write_lines(tmp_path / "hyp", REFS["deu"])
+    other = write_lines(tmp_path / "other", SRC)
+    code, out, err = invoke(["compare", "-t", "ntrex128", "-l", "en-de", "-i", str(hyp), str(other), "--offline",
+                             "--mirror", str(mirror), "--json", "-"])
+    assert code == 0, err
+    report = json.loads(out)
+    assert str(hyp) in json.dumps(report["systems"]) and "lang:eng-deu" in out
+    assert ntrex.requests() == []
+
+
 def test_offline_without_a_local_mirror_is_not_cached(ntrex):
     ntrex.serve("/m")
     code, out, err = invoke(["-t", "ntrex128", "-l", "en-de", "--echo", "ref", "--offline",
