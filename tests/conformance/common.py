@@ -70,8 +70,9 @@ def check(name: str, frozen_file: Path, upstream_key: str, bleucli: dict[str, st
         frozen_file.write_text(json.dumps(record, indent=1, sort_keys=False) + "\n", encoding="utf-8")
         print(f"wrote {frozen_file.relative_to(REPO)}")
     frozen = json.loads(frozen_file.read_text(encoding="utf-8"))
+    when = "" if upstream is not None else f" (frozen in {frozen_file.name}; --update reruns it)"
     upstream = upstream if upstream is not None else frozen[upstream_key]
-    print(f"{name} tests against {upstream_key}: {tally(upstream)}")
+    print(f"{name} tests against {upstream_key}: {tally(upstream)}{when}")
     print(f"{name} tests against bleucli: {tally(bleucli)}")
     passing_upstream = [t for t, o in upstream.items() if o == "passed"]
     regressions = [t for t in passing_upstream if bleucli.get(t) != "passed"]
