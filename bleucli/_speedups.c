@@ -634,14 +634,75 @@ done:
     return result;
 }
 
+/* 0 when every token of a list or tuple of tokens is exactly a str (a str's characters
+   always are); else -1 with TypeError. NLTK compares tokens with their own __eq__ and
+   __hash__, which a str subclass may redefine: its callers then count in Python. */
+static int
+exact_str_tokens(PyObject *sequence)
+{
+    Py_ssize_t i, n;
+    PyObject **items;
+    if (PyUnicode_Check(sequence)) {
+        return 0;
+    }
+    if (PyList_Check(sequence)) {
+        n = PyList_GET_SIZE(sequence);
+        items = ((PyListObject *)sequence)->ob_item;
+    }
+    else if (PyTuple_Check(sequence)) {
+        n = PyTuple_GET_SIZE(sequence);
+        items = ((PyTupleObject *)sequence)->ob_item;
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "a sequence must be a str or a list of str, not %.100s",
+                     Py_TYPE(sequence)->tp_name);
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        if (!PyUnicode_CheckExact(items[i])) {
+            PyErr_Format(PyExc_TypeError, "tokens must be exactly str here, not %.100s", Py_TYPE(items[i])->tp_name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
 ngram_matches(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
     RefTables tables;
     PyObject *result;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "ngram_matches(hypothesis, references, max_order)");
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "ngram_matches(hypothesis, references, max_order[, exact_str])");
         return NULL;
+    }
+    if (nargs == 4) {
+        int exact = PyObject_IsTrue(args[3]);
+        if (exact < 0) {
+            return NULL;
+        }
+        if (exact) {
+            PyObject *fast;
+            Py_ssize_t k;
+            if (PyUnicode_Check(args[1])) {
+                PyErr_SetString(PyExc_TypeError, "references must be a sequence of references, not a str");
+                return NULL;
+            }
+            if (exact_str_tokens(args[0]) < 0) {
+                return NULL;
+            }
+            fast = PySequence_Fast(args[1], "references must be a sequence");
+            if (fast == NULL) {
+                return NULL;
+            }
+            for (k = 0; k < PySequence_Fast_GET_SIZE(fast); k++) {
+                if (exact_str_tokens(PySequence_Fast_GET_ITEM(fast, k)) < 0) {
+                    Py_DECREF(fast);
+                    return NULL;
+                }
+            }
+            Py_DECREF(fast);
+        }
     }
     if (reftables_init(&tables, args[1], 1) < 0) {
         return NULL;
@@ -2526,8 +2587,10 @@ newlines(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef methods[] = {
     {"ngram_matches", (PyCFunction)(void (*)(void))ngram_matches, METH_FASTCALL,
-     "ngram_matches(hypothesis, references, max_order) -> list of clipped matches, orders 1..max_order.\n\n"
-     "hypothesis and each reference: a str (characters are the tokens) or a list of str."},
+     "ngram_matches(hypothesis, references, max_order[, exact_str]) -> list of clipped matches, orders\n"
+     "1..max_order.\n\nhypothesis and each reference: a str (characters are the tokens) or a list of str\n"
+     "(compared by their text). With exact_str true, a token that is not exactly a str (a subclass,\n"
+     "which may compare otherwise) raises TypeError, so that NLTK's callers count in Python."},
     {"tokenize", (PyCFunction)(void (*)(void))tokenize, METH_FASTCALL,
      "tokenize(line, tokenizer) -> list of str: the tokens of '13a', 'intl', 'zh', 'char' or 'none', exactly\n"
      "as the Python tokenizers' tokens() give them."},

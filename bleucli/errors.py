@@ -88,6 +88,15 @@ class ReferenceShapeError(InputError, TypeError):
     """
 
 
+class AssertionInputError(InputError, AssertionError):
+    """Input NLTK's own functions refuse with an ``assert`` (its BLEU's smoothing method 6 without
+    a trigram match, its GLEU's hypotheses and lists of references of different lengths).
+
+    Both bleucli's :class:`InputError` and an :class:`AssertionError`, so that code written
+    against NLTK catches it as before.
+    """
+
+
 class StreamLengthError(LengthMismatchError, ReferenceShapeError):
     """Streams of different lengths given to the Python API: a length mismatch and a shape error."""
 

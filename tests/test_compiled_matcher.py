@@ -388,3 +388,17 @@ def test_the_compiled_bleu_paths_check_the_token_limits(small: ModuleType) -> No
             small.bleu_sentence(hyp, list(refs), "none", 2, False, False, "exp", None, True)
     with pytest.raises(OverflowError, match="max_order"):
         small.bleu_statistics(["a"], [("a",)], "13a", SMALL_LIMIT + 1, False, False, True)
+
+
+def test_exact_str_hands_other_tokens_back() -> None:
+    """With exact_str, a token that is not exactly a str (NLTK compares it by its own __eq__) raises TypeError."""
+
+    class Word(str):
+        pass
+
+    assert ngram_matches(["a", "b"], [["a", "b"]], 2, True) == [2, 1]
+    assert ngram_matches("ab", ["ab"], 2, True) == [2, 1]
+    for hyp, refs in (([Word("a")], [["a"]]), (["a"], [["a", Word("a")]]), ([1], [[1]])):
+        with pytest.raises(TypeError):
+            ngram_matches(hyp, refs, 1, True)
+    assert ngram_matches([Word("a")], [["a"]], 1, False) == [1]

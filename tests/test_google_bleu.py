@@ -57,10 +57,13 @@ def test_random_ties_and_empty_sentences_equal_live_nltk(matcher: str) -> None:
 
 
 def test_bad_orders() -> None:
+    # the string API refuses them; NLTK's call shapes give NLTK's figures (test_nltk_edges.py)
     with pytest.raises(OptionError):
-        corpus_gleu([[["a"]]], [["a"]], 3, 2)
+        google_bleu(["a"], [["a"]], 3, 2)
     with pytest.raises(OptionError):
-        corpus_gleu([[["a"]]], [["a"]], 0, 2)
+        google_bleu(["a"], [["a"]], 0, 2)
+    assert corpus_gleu([[["a"]]], [["a"]], 3, 2) == 0.0
+    assert corpus_gleu([[["a", "b"]]], [["a", "c"]], 0, 2) == 3 / 5  # (), (), ("a",) of 5 n-grams
 
 
 def test_cli(tmp_path: Path) -> None:

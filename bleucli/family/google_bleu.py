@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError, OptionError
+from ..errors import AssertionInputError, InputError, OptionError
 from ..options import GOOGLE_BLEU_MAX_ORDER, GOOGLE_BLEU_MIN_ORDER
 from ..signature import Signature
 
@@ -55,6 +55,49 @@ def _check_orders(min_len: int, max_len: int) -> None:
         raise OptionError(f"Google-BLEU min order {min_len} is above max order {max_len}")
 
 
+def _usual_orders(min_len: Any, max_len: Any) -> bool:
+    return all(type(value) is int for value in (min_len, max_len)) and 1 <= min_len <= max_len
+
+
+def _everygrams(sequence: Sequence[Any], min_len: int, max_len: int) -> Counter[tuple[Any, ...]]:
+    """NLTK 3.10's ``Counter(everygrams(sequence, min_len, max_len))``, unpadded, to the letter.
+
+    ``max_len=-1`` is the sequence's length; ``min_len=0`` counts the empty n-gram once per
+    position; ``min_len > max_len`` or ``max_len=0`` gives nothing.
+    """
+    tokens = list(sequence)
+    if max_len == -1:
+        max_len = len(tokens)
+    grams: Counter[tuple[Any, ...]] = Counter()
+    for start in range(len(tokens)):
+        window = tokens[start:start + max_len]
+        if not window:
+            break
+        for length in range(min_len, len(window) + 1):
+            grams[tuple(window[:length])] += 1
+    return grams
+
+
+def _nltk_counts(list_of_references: Sequence[Any], hypotheses: Sequence[Any], min_len: int,
+                 max_len: int) -> tuple[int, int]:
+    """NLTK's corpus_gleu loop for orders outside ``1 <= min_len <= max_len`` (slow, as NLTK's)."""
+    corpus_match = corpus_all = 0
+    for references, hypothesis in zip(list_of_references, hypotheses):
+        hyp_ngrams = _everygrams(hypothesis, min_len, max_len)
+        tpfp = sum(hyp_ngrams.values())
+        counts = []
+        for reference in references:
+            ref_ngrams = _everygrams(reference, min_len, max_len)
+            n_all = max(tpfp, sum(ref_ngrams.values()))
+            if n_all > 0:
+                counts.append((sum((ref_ngrams & hyp_ngrams).values()), n_all))
+        if counts:
+            n_match, n_all = max(counts, key=lambda count: count[0] / count[1])
+            corpus_match += n_match
+            corpus_all += n_all
+    return corpus_match, corpus_all
+
+
 def _ngram_count(length: int, min_len: int, max_len: int) -> int:
     """How many n-grams of orders min_len..max_len a sequence of ``length`` tokens has (NLTK's everygrams)."""
     return sum(length - n + 1 for n in range(min_len, min(max_len, length) + 1))
@@ -67,7 +110,10 @@ def _overlaps(hypothesis: Sequence[str], references: Sequence[Sequence[str]], ma
     compiled = compiled_matcher()
     hyp = list(hypothesis)
     if compiled is not None:
-        return [compiled.ngram_matches(hyp, [list(ref)], max_len) for ref in references]
+        try:
+            return [compiled.ngram_matches(hyp, [list(ref)], max_len, True) for ref in references]
+        except TypeError:  # tokens not exactly str: NLTK compares any hashable by its own __eq__
+            pass
     hyp_counts = [Counter(zip(*(hyp[i:] for i in range(n)))) for n in range(1, max_len + 1)]
     result = []
     for ref in references:
@@ -80,11 +126,15 @@ def _overlaps(hypothesis: Sequence[str], references: Sequence[Sequence[str]], ma
 def corpus_counts(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
                   min_len: int = GOOGLE_BLEU_MIN_ORDER, max_len: int = GOOGLE_BLEU_MAX_ORDER) -> tuple[int, int]:
     """The summed ``(matches, total)`` of NLTK's ``corpus_gleu``."""
-    _check_orders(min_len, max_len)
     if len(list_of_references) != len(hypotheses):
-        raise InputError(f"{len(hypotheses)} hypotheses but {len(list_of_references)} lists of references")
+        raise AssertionInputError(
+            f"{len(hypotheses)} hypotheses but {len(list_of_references)} lists of references (NLTK fails "
+            "with an AssertionError: 'The number of hypotheses and their reference(s) should be the same')")
+    if not _usual_orders(min_len, max_len):
+        return _nltk_counts(list_of_references, hypotheses, min_len, max_len)
     corpus_match = corpus_all = 0
     for references, hypothesis in zip(list_of_references, hypotheses):
+        references = list(references)  # any iterable, as for NLTK
         tpfp = _ngram_count(len(hypothesis), min_len, max_len)
         best: tuple[int, int] | None = None
         for ref, matches in zip(references, _overlaps(hypothesis, references, max_len)):
@@ -101,7 +151,11 @@ def corpus_counts(list_of_references: Sequence[Sequence[Sequence[str]]], hypothe
 
 def corpus_gleu(list_of_references: Sequence[Sequence[Sequence[str]]], hypotheses: Sequence[Sequence[str]],
                 min_len: int = GOOGLE_BLEU_MIN_ORDER, max_len: int = GOOGLE_BLEU_MAX_ORDER) -> float:
-    """NLTK's ``corpus_gleu(list_of_references, hypotheses, min_len, max_len)`` on token lists."""
+    """NLTK's ``corpus_gleu(list_of_references, hypotheses, min_len, max_len)`` on token lists.
+
+    As NLTK: tokens may be any hashables, references any iterable, and any ``min_len``/``max_len``
+    gives NLTK's score (``max_len=-1``: each sentence's length; ``min_len > max_len``: 0.0).
+    """
     matches, total = corpus_counts(list_of_references, hypotheses, min_len, max_len)
     return 0.0 if total == 0 else matches / total
 
@@ -122,6 +176,7 @@ def google_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str | N
     """
     from ..metrics.base import check_references, segments
 
+    _check_orders(min_len, max_len)
     split: Any = str.split
     if tokenize is not None:
         from ..tokenizers import get_tokenizer

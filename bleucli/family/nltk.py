@@ -35,11 +35,11 @@ import math
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..errors import InputError, LengthMismatchError, OptionError
+from ..errors import AssertionInputError, InputError, LengthMismatchError, OptionError
 from ..metrics.compiled import compiled_matcher
 from .google_bleu import corpus_gleu, sentence_gleu  # nltk.translate.gleu_score's call shapes
 
@@ -168,7 +168,9 @@ class SmoothingFunction:
 
         NLTK asserts that the *trigram* precision is non-zero (its message
         says bigrams) and fails with an IndexError for fewer than three
-        orders; both are an :class:`~bleucli.errors.InputError` here. The
+        orders; both are an :class:`~bleucli.errors.InputError` here (the
+        first an :class:`~bleucli.errors.AssertionInputError`, an
+        ``AssertionError`` too, as NLTK's). The
         number of n-grams of each order is that of ``hypothesis`` alone, from
         :func:`corpus_bleu` the last sentence's.
         """
@@ -176,7 +178,7 @@ class SmoothingFunction:
             raise OptionError(f"smoothing method 6 needs at least 3 n-gram orders (weights of length >= 3), "
                               f"got {len(p_n)}")
         if not p_n[2]:
-            raise InputError("smoothing method 6 needs at least one trigram match (NLTK stops with an "
+            raise AssertionInputError("smoothing method 6 needs at least one trigram match (NLTK stops with an "
                              "AssertionError here); choose another smoothing method")
         for i, p in enumerate(p_n):
             if i < 2:
@@ -198,15 +200,23 @@ def _raw_counts(p_n: Sequence[Any]) -> tuple[list[int], list[int]]:
     return [p.numerator for p in p_n], [p.denominator for p in p_n]
 
 
+#: NLTK 3.10's warning, word for word (code may filter on its text)
+_ZERO_COUNTS_WARNING = (
+    "\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
+    "Therefore the BLEU score evaluates to 0, independently of\n"
+    "how many N-gram overlaps of lower order it contains.\n"
+    "Consider using lower n-gram order or use "
+    "SmoothingFunction()"
+)
+
+
 def _method0(numerators: Sequence[int], denominators: Sequence[int]) -> list[Any]:
     smoothed: list[Any] = []
     for order, (numerator, denominator) in enumerate(zip(numerators, denominators), start=1):
         if numerator != 0:
             smoothed.append(Precision(numerator, denominator))
         else:
-            warnings.warn(
-                f"no {order}-gram of the hypotheses matches: unsmoothed BLEU is then ~0 whatever the "
-                "lower orders (use lower orders or a SmoothingFunction method)", UserWarning, stacklevel=4)
+            warnings.warn(_ZERO_COUNTS_WARNING.format(order), UserWarning, stacklevel=4)
             smoothed.append(sys.float_info.min)
     return smoothed
 
@@ -268,11 +278,15 @@ def modified_precision(references: Sequence[Sequence[Token]], hypothesis: Sequen
     return Precision(matched, max(1, sum(counts.values())))
 
 
-def closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> int:
-    """The reference length closest to ``hyp_len``; the shorter one wins a tie (NLTK's rule)."""
-    if len(references) == 0:
+def closest_ref_length(references: Iterable[Sequence[Token]], hyp_len: int) -> int:
+    """The reference length closest to ``hyp_len``; the shorter one wins a tie (NLTK's rule).
+
+    ``references`` may be any iterable (``reversed(references)``), as for NLTK.
+    """
+    lengths = [len(reference) for reference in references]
+    if not lengths:
         raise InputError("a hypothesis has no references (NLTK fails with 'min() arg is an empty sequence')")
-    return min((len(reference) for reference in references), key=lambda length: (abs(length - hyp_len), length))
+    return min(lengths, key=lambda length: (abs(length - hyp_len), length))
 
 
 def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
@@ -284,10 +298,10 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     return math.exp(1 - closest_ref_len / hyp_len)
 
 
-_MATCHER: list[Callable[[Any, Any, int], list[int]] | None] = []
+_MATCHER: list[Callable[[Any, Any, int, bool], list[int]] | None] = []
 
 
-def _matcher() -> Callable[[Any, Any, int], list[int]] | None:
+def _matcher() -> Callable[[Any, Any, int, bool], list[int]] | None:
     """The compiled ``ngram_matches``, looked up once (``BLEUCLI_PURE_PYTHON`` is read at the first call):
     reading the environment on every ``sentence_bleu`` would cost a fifth of its time."""
     if not _MATCHER:
@@ -340,8 +354,8 @@ class CorpusCounts:
             matches = None
             if compiled is not None and type(hypothesis) is list and all(type(r) is list for r in references):
                 try:
-                    matches = compiled(hypothesis, references, order)
-                except TypeError:  # tokens other than str: NLTK accepts any hashable
+                    matches = compiled(hypothesis, references, order, True)
+                except TypeError:  # tokens not exactly str: NLTK accepts any hashable, compared by its __eq__
                     matches = None
             if matches is None:
                 matches = _python_matches(references, hypothesis, order)
@@ -408,6 +422,8 @@ def corpus_bleu(
     """NLTK's ``corpus_bleu``: micro-averaged BLEU in [0, 1]; a list when several weight tuples are given."""
     weight_list = as_weight_list(weights)
     order = max(len(weight) for weight in weight_list)
+    if len(hypotheses) == 0 and len(list_of_references) == 0:
+        raise ZeroDivisionError("Fraction(0, 0): no hypotheses (NLTK's corpus_bleu fails here too)")
     scores = CorpusCounts.collect(list_of_references, hypotheses, order).scores(
         weight_list, smoothing_function, auto_reweigh)
     return scores[0] if len(weight_list) == 1 else scores
@@ -432,8 +448,8 @@ def sentence_bleu(
     if compiled is not None and type(hypothesis) is list and (
             type(references[0]) is list if len(references) == 1 else all(type(r) is list for r in references)):
         try:
-            matches = compiled(hypothesis, references, order)
-        except TypeError:
+            matches = compiled(hypothesis, references, order, True)
+        except TypeError:  # tokens not exactly str: counted in Python, by their own __eq__ and __hash__
             matches = None
     if matches is None:
         matches = _python_matches(references, hypothesis, order)
