@@ -35,7 +35,9 @@ from common import SHARED, print_matcher
 
 def instructions(command: list[str], tree: Path | None = None) -> int:
     """Instructions executed by ``python command...`` (cachegrind's ``I refs``), with bleucli from ``tree``."""
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    # one BLAS thread: numpy's (the resampling tests') idle threads spin for a varying number of
+    # instructions, which made -ci/-pbs/-par counts differ by 10x from one run to the next
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     with tempfile.TemporaryDirectory() as scratch:
