@@ -52,7 +52,9 @@ def test_a_local_cluster_gives_the_single_process_result(tmp_path: Path) -> None
     assert jobs.stdout == single.stdout
     shard = tmp_path / "shard.json"
     assert invoke(["stats", *refs, "-i", *systems, *METRICS, "--dask", "local:2", "-o", str(shard)]).exit_code == 0
-    assert invoke(["merge", str(shard)]).stdout == single.stdout
+    merged = invoke(["merge", str(shard)])
+    assert merged.exit_code == 0, merged.stderr
+    assert merged.stdout == single.stdout
 
 
 @pytest.fixture

@@ -92,7 +92,9 @@ def shard_document(
     }
     if statistics is not None:
         for entry, per_system in zip(metric_entries, statistics):
-            entry["statistics"] = [{"values": list(s.values),
+            # a float column is written as the left-to-right sum of its per-segment values (totals()), the
+            # one the score is computed from, whatever grouping of partial sums the workers produced
+            entry["statistics"] = [{"values": s.totals(),
                                     "ordered": {str(i): list(seq) for i, seq in s.ordered.items()}}
                                    for s in per_system]
     return document
