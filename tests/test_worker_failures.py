@@ -261,3 +261,44 @@ def test_ctrl_c_under_dask_is_130_and_quiet(big: tuple[str, str]) -> None:
             process.communicate()
     assert code == 130, stderr
     assert _lines(stderr) == ["bleucli: error: interrupted"], stderr
+
+
+@pytest.mark.dask
+@pytest.mark.slow
+def test_a_lost_scheduler_is_exit_4_in_one_line(big: tuple[str, str], tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    import json
+
+    ref, system = big
+    address_file = tmp_path / "scheduler.json"
+    env = dict(_env(), DASK_DISTRIBUTED__WORKER__DAEMON="False")
+    processes = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                   "--port", "0", "--dashboard-address", ":0", "--scheduler-file", str(address_file)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
+    try:
+        deadline = time.monotonic() + 60
+        while not address_file.exists() or not address_file.read_text():
+            assert processes[0].poll() is None and time.monotonic() < deadline, "the dask scheduler did not start"
+            time.sleep(0.2)
+        address = json.loads(address_file.read_text())["address"]
+        for _ in range(2):
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--nworkers", "1",
+                 "--host", "127.0.0.1", "--no-dashboard"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env))
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+        process = _start([ref, "-i", system, "-m", "ter", "-b", "--dask", address])
+        time.sleep(4)  # connected, the tasks sent
+        assert process.poll() is None
+        processes[0].kill()
+        code, stderr = _finish(process, 60)
+    finally:
+        for started in processes:
+            started.kill()
+            started.wait(timeout=20)
+    assert code == 4, stderr
+    assert _lines(stderr) == [f"bleucli: error: lost the Dask scheduler at {address} during the run "
+                              "(its tasks were cancelled)"], stderr

@@ -10,8 +10,8 @@ Failures are bleucli's one-line errors: a scheduler that cannot be reached
 within :data:`CONNECT_TIMEOUT` seconds, or that is lost during the run, is a
 :class:`~bleucli.errors.ClusterError` (exit 4); an error raised by a task on a
 worker (bad data) reaches the caller as it would without Dask. Distributed's
-own log lines are silenced while the cluster is open (in this process, and in
-the worker processes of ``local:N``), and ``local:N``'s workers leave Ctrl-C to
+own log lines are silenced (in this process, and in the worker processes of
+``local:N``), and ``local:N``'s workers leave Ctrl-C to
 this process.
 """
 
@@ -37,16 +37,18 @@ CONNECT_TIMEOUT = 5
 
 @contextmanager
 def _quiet_distributed() -> Iterator[None]:
-    """Distributed's log lines silenced: in this process (its loggers), and in worker processes started
-    meanwhile (``DASK_LOGGING__DISTRIBUTED``, read by Dask's configuration when they start)."""
-    logger = logging.getLogger("distributed")
-    level, variable = logger.level, os.environ.get("DASK_LOGGING__DISTRIBUTED")
-    logger.setLevel(logging.CRITICAL + 1)
+    """Distributed's log lines silenced: in this process (every ``distributed`` logger, some of which have a
+    level of their own, for the rest of the process: its event loop may still log once the cluster is closed,
+    such as a lost scheduler's reconnection), and in worker processes started meanwhile
+    (``DASK_LOGGING__DISTRIBUTED``, read by Dask's configuration when they start)."""
+    names = [name for name in list(logging.root.manager.loggerDict) if name.split(".")[0] == "distributed"]
+    for name in {"distributed", *names}:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    variable = os.environ.get("DASK_LOGGING__DISTRIBUTED")
     os.environ["DASK_LOGGING__DISTRIBUTED"] = "critical"
     try:
         yield
     finally:
-        logger.setLevel(level)
         if variable is None:
             os.environ.pop("DASK_LOGGING__DISTRIBUTED", None)
         else:  # pragma: no cover - set by the caller
