@@ -117,12 +117,15 @@ def running(big: tuple[str, str],
             request: pytest.FixtureRequest) -> Iterator[tuple[subprocess.Popen[bytes], list[int]]]:
     """bleucli scoring TER over 200,000 lines in ``request.param`` mode, once all its workers are up.
 
-    ``pool``: stdin with ``-j 4`` (a process pool of 4); ``split``: plain files with ``-j 2``
+    ``pool``: stdin with ``-j 4`` (a process pool of 4); ``significance``: ``-pbs -j 4`` (a pool);
+    ``split``: plain files with ``-j 2``
     (one forked child, the parent runs the other part).
     """
     ref, system = big
     if request.param == "pool":
         process, expected = _start([ref, "-j", "4", "-m", "ter", "-b"], stdin=system), 4
+    elif request.param == "significance":  # paired bootstrap of two systems: a pool of 4
+        process, expected = _start([ref, "-i", system, ref, "-m", "ter", "-pbs", "-j", "4", "-b"]), 4
     else:
         process, expected = _start([ref, "-i", system, "-j", "2", "-m", "ter", "-b"]), 1
     workers: list[int] = []
@@ -164,7 +167,8 @@ def _lines(stderr: str) -> list[str]:
 SIGNALS = [pytest.param("pool", signal.SIGTERM, marks=pytest.mark.slow, id="pool-SIGTERM"),
            pytest.param("pool", signal.SIGINT, marks=pytest.mark.slow, id="pool-SIGINT"),
            pytest.param("split", signal.SIGTERM, id="split-SIGTERM"),
-           pytest.param("split", signal.SIGINT, marks=pytest.mark.slow, id="split-SIGINT")]
+           pytest.param("split", signal.SIGINT, marks=pytest.mark.slow, id="split-SIGINT"),
+           pytest.param("significance", signal.SIGTERM, marks=pytest.mark.slow, id="significance-SIGTERM")]
 
 
 @pytest.mark.parametrize(("running", "number"), SIGNALS, indirect=["running"])
@@ -180,7 +184,8 @@ def test_sigterm_and_ctrl_c_end_every_worker(running: tuple[subprocess.Popen[byt
     assert _gone_within(workers, 2) == []
 
 
-@pytest.mark.parametrize("running", [pytest.param("pool", marks=pytest.mark.slow), "split"], indirect=True)
+@pytest.mark.parametrize("running", [pytest.param("pool", marks=pytest.mark.slow), "split",
+                                     pytest.param("significance", marks=pytest.mark.slow)], indirect=True)
 def test_a_killed_worker_is_noticed_at_once_and_named(
         running: tuple[subprocess.Popen[bytes], list[int]]) -> None:
     process, workers = running

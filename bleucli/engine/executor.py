@@ -277,7 +277,8 @@ class Workers:
         if self._owned is not None:
             pool = self._owned
             submit = lambda args: pool.submit(_run_installed, task, args)  # noqa: E731
-            result = lambda future: _pool_result(pool, future)  # noqa: E731
+            seen: dict[int, Any] = {}  # the pool's processes, kept: a broken pool may forget them
+            result = lambda future: _pool_result(pool, future, seen)  # noqa: E731
         else:
             executor, context = self._executor, self.context
             assert executor is not None
@@ -317,15 +318,24 @@ def _run_child(task: Callable[..., Any], context: Any, args: tuple[Any, ...],
         os._exit(status)
 
 
-def _pool_result(pool: ProcessPoolExecutor, future: Future[Result]) -> Result:
+def _pool_result(pool: ProcessPoolExecutor, future: Future[Result], seen: dict[int, Any]) -> Result:
     """A pool task's result; a worker that died (SIGKILL: the OOM killer) is a :class:`WorkerError` naming it."""
     from concurrent.futures.process import BrokenProcessPool
 
+    seen.update(getattr(pool, "_processes", None) or {})
     try:
         return future.result()
     except BrokenProcessPool:
-        codes = [process.exitcode for process in list((getattr(pool, "_processes", None) or {}).values())]
-        killed = [-code for code in codes if code is not None and code < 0]
+        import time
+
+        seen.update(getattr(pool, "_processes", None) or {})
+        deadline = time.monotonic() + 2  # the pool's own thread may be reaping them: their codes come then
+        while True:
+            codes = [process.exitcode for process in list(seen.values())]
+            killed = [-code for code in codes if code is not None and code < 0]
+            if killed or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
         # the pool terminates the others (SIGTERM) once one died: the first other signal is the cause
         first = next((number for number in killed if number != signal.SIGTERM), killed[0] if killed else None)
         if first is not None:
