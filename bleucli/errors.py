@@ -28,8 +28,10 @@ class ExitCode(IntEnum):
     UNSAFE = 6  # unsafe archive or invalid test-set registry
     SIGNATURE_MISMATCH = 7  # --expect-signature / `signature diff` found differences
     WORSE = 8  # `compare --fail-if-worse`: a system is significantly worse than the baseline
+    WORKER = 9  # a worker process died (killed by a signal: the OOM killer, kill -9)
     OUTPUT = 74  # the result could not be written (EX_IOERR: disk full, closed stdout)
-    INTERRUPTED = 130  # Ctrl-C
+    INTERRUPTED = 130  # Ctrl-C (SIGINT)
+    TERMINATED = 143  # SIGTERM (128 + 15, as a death by the signal would report)
     BROKEN_PIPE = 141  # stdout closed early (e.g. `| head`), as a SIGPIPE death would report
 
 
@@ -47,6 +49,44 @@ class BleucliError(Exception):
 
     #: The CLI's exit code for this kind of failure (subclasses override it)
     exit_code: ExitCode = ExitCode.DATA
+
+
+class WorkerError(BleucliError):
+    """A worker process died before it sent its result (killed by a signal, such as the OOM killer's SIGKILL).
+
+    ``signal`` is the number of the signal that killed it, ``None`` when it exited without a result.
+    """
+
+    exit_code = ExitCode.WORKER
+
+    def __init__(self, message: str, signal: int | None = None) -> None:
+        self.signal = signal
+        super().__init__(message)
+
+    @classmethod
+    def killed(cls, number: int) -> WorkerError:
+        """The error for a worker killed by signal ``number``, in one line that names it."""
+        import signal
+
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        hint = "; out of memory?" if number == signal.SIGKILL else ""
+        return cls(f"a worker process was killed by signal {number} ({name}{hint})", number)
+
+
+class ClusterError(BleucliError):
+    """The Dask scheduler of ``--dask`` cannot be reached, or was lost during the run."""
+
+    exit_code = ExitCode.NETWORK
+
+
+class Terminated(BaseException):  # noqa: N818 - named as the event, like KeyboardInterrupt
+    """Raised in the main thread by the CLI's SIGTERM handler, so that worker processes are stopped on the way out.
+
+    A ``BaseException``, as :class:`KeyboardInterrupt`: no ``except Exception`` swallows it.
+    """
 
 
 class OptionError(BleucliError, ValueError):

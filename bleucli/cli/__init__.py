@@ -302,8 +302,55 @@ def _pipe_errors_past_click() -> Iterator[None]:
         raise
 
 
+def _raise_terminated(number: int, frame: Any) -> None:
+    from ..errors import Terminated
+
+    raise Terminated
+
+
+def _on_sigterm() -> Any:
+    """SIGTERM raises :class:`~bleucli.errors.Terminated` in the main thread (so that the ``with`` blocks
+    holding worker processes stop them on the way out); what was there before, to restore, or ``None``."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:  # someone else's handler: theirs
+            return None
+        return signal.signal(signal.SIGTERM, _raise_terminated)
+    except (ValueError, AttributeError):  # pragma: no cover - no SIGTERM
+        return None
+
+
 def _run_guarded(invoke: Callable[[], Any]) -> int:
-    """Call click and map every outcome to an exit code, with no traceback for expected failures."""
+    """Call click and map every outcome to an exit code, with no traceback for expected failures.
+
+    SIGTERM ends the run as Ctrl-C does (worker processes stopped, one line), with exit 143.
+    """
+    from ..errors import Terminated
+
+    previous = _on_sigterm()
+    try:
+        return _outcome(invoke)
+    except Terminated:  # during the reporting of another outcome
+        return _terminated()
+    finally:
+        if previous is not None:
+            import signal
+
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated() -> int:
+    report.error("terminated (SIGTERM)")
+    return ExitCode.TERMINATED
+
+
+def _outcome(invoke: Callable[[], Any]) -> int:
+    from ..errors import Terminated
+
     try:
         result = invoke()
         _flush_stdout()
@@ -313,6 +360,8 @@ def _run_guarded(invoke: Callable[[], Any]) -> int:
     except (click.exceptions.Abort, KeyboardInterrupt):
         report.error("interrupted")
         return ExitCode.INTERRUPTED
+    except Terminated:
+        return _terminated()
     except click.ClickException as exc:
         report.error(exc.format_message())
         return exc.exit_code

@@ -30,8 +30,10 @@ EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.UNSAFE: "unsafe archive, refused redirect or invalid test-set registry",
     ExitCode.SIGNATURE_MISMATCH: "signature mismatch (--expect-signature, signature diff)",
     ExitCode.WORSE: "compare --fail-if-worse: a system is significantly worse than the baseline",
+    ExitCode.WORKER: "a worker process died: killed by a signal (the OOM killer, kill -9)",
     ExitCode.OUTPUT: "the result could not be written (disk full, closed stdout)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
+    ExitCode.TERMINATED: "terminated (SIGTERM); worker processes are stopped too",
     ExitCode.BROKEN_PIPE: "stdout closed early (| head): bleucli stops quietly",
 }
 

@@ -5,18 +5,79 @@ given (:func:`bleucli.engine.pipeline.run`'s ``executor``); this wing makes one
 from a Dask cluster, so nothing in the core knows Dask. The commands that take
 ``--dask`` (``score``, ``stats``) open it with :func:`dask_executor` around the
 run. Needs the ``dask`` extra.
+
+Failures are bleucli's one-line errors: a scheduler that cannot be reached
+within :data:`CONNECT_TIMEOUT` seconds, or that is lost during the run, is a
+:class:`~bleucli.errors.ClusterError` (exit 4); an error raised by a task on a
+worker (bad data) reaches the caller as it would without Dask. Distributed's
+own log lines are silenced (in this process, and in the worker processes of
+``local:N``), and ``local:N``'s workers leave Ctrl-C to
+this process.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import signal
+import threading
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..errors import OptionError
+from ..errors import ClusterError, OptionError
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
+
+#: Seconds to reach the scheduler of ``--dask ADDRESS`` (and to start ``local:N``'s) before exit 4.
+CONNECT_TIMEOUT = 5
+
+
+@contextmanager
+def _quiet_distributed() -> Iterator[None]:
+    """Distributed's log lines silenced: in this process (every ``distributed`` logger, some of which have a
+    level of their own, for the rest of the process: its event loop may still log once the cluster is closed,
+    such as a lost scheduler's reconnection), and in worker processes started meanwhile
+    (``DASK_LOGGING__DISTRIBUTED``, read by Dask's configuration when they start)."""
+    names = [name for name in list(logging.root.manager.loggerDict) if name.split(".")[0] == "distributed"]
+    for name in {"distributed", *names}:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    variable = os.environ.get("DASK_LOGGING__DISTRIBUTED")
+    os.environ["DASK_LOGGING__DISTRIBUTED"] = "critical"
+    try:
+        yield
+    finally:
+        if variable is None:
+            os.environ.pop("DASK_LOGGING__DISTRIBUTED", None)
+        else:  # pragma: no cover - set by the caller
+            os.environ["DASK_LOGGING__DISTRIBUTED"] = variable
+
+
+@contextmanager
+def _without_sigint() -> Iterator[None]:
+    """SIGINT ignored while ``local:N``'s worker processes are started: they inherit it, so Ctrl-C in a
+    terminal (sent to the whole process group) reaches this process alone, which closes the cluster."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _local_cluster(address: str) -> Any:
+    from distributed import LocalCluster
+
+    count = address.split(":", 1)[1]
+    if not count.isdigit() or int(count) < 1:
+        raise OptionError(f"--dask local:N needs a number of workers >= 1, got '{address}'")
+    with _without_sigint():
+        return LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
+                            dashboard_address=None, host="127.0.0.1")
 
 
 @contextmanager
@@ -28,34 +89,31 @@ def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
     ``tcp://127.0.0.1:8786``. Needs the ``dask`` extra (``pip install 'bleucli[dask]'``).
     """
     try:
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise OptionError("--dask needs Dask: pip install 'bleucli[dask]'") from None
-    cluster = None
-    if address.startswith("local:"):
-        count = address.split(":", 1)[1]
-        if not count.isdigit() or int(count) < 1:
-            raise OptionError(f"--dask local:N needs a number of workers >= 1, got '{address}'")
-        cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                               dashboard_address=None, host="127.0.0.1")
-        target: Any = cluster
-    elif "://" in address:
-        target = address
-    else:
+    if not address.startswith("local:") and "://" not in address:
         raise OptionError(f"--dask takes local:N or a scheduler address like tcp://HOST:PORT, got '{address}'")
-    try:
-        client = Client(target, timeout=30, set_as_default=False)
-    except OSError as error:
-        if cluster is not None:
-            cluster.close()
-        raise OptionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    try:
-        threads = sum(client.nthreads().values()) or 1
-        yield client.get_executor(), threads
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    with _quiet_distributed():
+        cluster = _local_cluster(address) if address.startswith("local:") else None
+        target: Any = cluster if cluster is not None else address
+        try:
+            client = Client(target, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError) as error:
+            if cluster is not None:
+                cluster.close()
+            raise ClusterError(f"cannot reach the Dask scheduler at {address} (tried for {CONNECT_TIMEOUT} s): "
+                               f"{error}") from None
+        try:
+            threads = sum(client.nthreads().values()) or 1
+            yield client.get_executor(), threads
+        except CancelledError:  # the scheduler went away: its tasks are cancelled
+            raise ClusterError(f"lost the Dask scheduler at {address} during the run "
+                               f"(its tasks were cancelled)") from None
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
 
 
-__all__ = ["dask_executor"]
+__all__ = ["dask_executor", "CONNECT_TIMEOUT"]

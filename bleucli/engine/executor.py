@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import OptionError
+from ..errors import OptionError, WorkerError
 
 if TYPE_CHECKING:  # pragma: no cover - imported when a pool is started (keeps start-up light)
     from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -59,9 +59,84 @@ def resolve_jobs(jobs: int, tasks: int | None = None) -> int:
     return max(1, jobs if tasks is None else min(jobs, tasks))
 
 
-def _install(context: Any) -> None:
+def _install(context: Any, parent: int | None = None) -> None:
     global _installed_context
+    _as_worker(parent)
     _installed_context = context
+
+
+def _as_worker(parent: int | None) -> None:  # pragma: no cover - runs in worker processes
+    """A worker process's signals: Ctrl-C is the parent's to handle (it stops the workers), SIGTERM kills
+    (not the parent's handler, inherited by ``fork``), and on Linux the worker dies with its parent
+    (``PR_SET_PDEATHSIG``), even a parent killed by SIGKILL."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if hasattr(signal, "SIGCHLD"):
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    except ValueError:  # not the main thread of the worker: nothing to change
+        return
+    if parent is None or not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - no prctl
+        return
+    if os.getppid() != parent:  # the parent died before prctl: nobody will read the result
+        os._exit(1)
+
+
+class _Children:
+    """The forked children of one :meth:`Workers.split`, watched for a death by a signal (``SIGCHLD``).
+
+    While installed (main thread only), a child killed by a signal (the OOM killer) raises
+    :class:`~bleucli.errors.WorkerError` in this process at once, even while it runs its own part.
+    """
+
+    def __init__(self) -> None:
+        self.running: set[int] = set()
+        self.status: dict[int, int] = {}
+        self._previous: Any = None
+        self._installed = False
+
+    def install(self) -> None:
+        try:
+            if signal.getsignal(signal.SIGCHLD) in (signal.SIG_DFL, None):
+                self._previous = signal.signal(signal.SIGCHLD, self._reap)
+                self._installed = True
+        except (ValueError, AttributeError):  # not the main thread, or no SIGCHLD
+            pass
+
+    def uninstall(self) -> None:
+        if self._installed:
+            self._installed = False
+            signal.signal(signal.SIGCHLD, self._previous)
+
+    def _reap(self, number: int, frame: Any) -> None:
+        for pid in sorted(self.running):
+            try:
+                done, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # pragma: no cover - reaped elsewhere
+                self.running.discard(pid)
+                continue
+            if done:
+                self.running.discard(pid)
+                self.status[pid] = status
+                if os.WIFSIGNALED(status):
+                    self.uninstall()
+                    raise WorkerError.killed(os.WTERMSIG(status))
+
+    def wait(self, pid: int) -> int:
+        """The wait status of ``pid``, reaped here or by the handler."""
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            status = self.status.get(pid, 0)
+        self.running.discard(pid)
+        return self.status.setdefault(pid, status)
 
 
 def _run_installed(task: Callable[..., Any], arguments: tuple[Any, ...]) -> Any:
@@ -103,7 +178,7 @@ class Workers:
             methods = multiprocessing.get_all_start_methods()
             start = multiprocessing.get_context("fork" if "fork" in methods else None)
             self._owned = ProcessPoolExecutor(self.workers, mp_context=start, initializer=_install,
-                                              initargs=(self.context,))
+                                              initargs=(self.context, os.getpid()))
 
     @property
     def forks(self) -> bool:
@@ -133,28 +208,41 @@ class Workers:
         import pickle  # noqa: F401 - imported once here rather than in every child (it sends its result)
 
         children: list[tuple[int, int]] = []
+        watch = _Children()
+        parent = os.getpid()
         # As the gc module's documentation advises before fork() without exec(): the objects of this
         # process move to the collector's permanent generation, so that no collection, here or in a
         # child, walks them again (in a child, that would copy every page they are on).
         gc.freeze()
         try:
+            watch.install()
             for args in arguments[1:]:
                 read_end, write_end = os.pipe()
                 pid = os.fork()
                 if pid == 0:  # pragma: no cover - the child (coverage is not collected there)
                     os.close(read_end)
+                    _as_worker(parent)
                     _run_child(task, self.context, args, write_end)
                 os.close(write_end)
                 children.append((pid, read_end))
+                watch.running.add(pid)
+            watch._reap(signal.SIGCHLD, None)  # one killed before the handler saw it
             results = [task(self.context, *arguments[0])]
             while children:
-                pid, read_end = children.pop(0)
-                results.append(_child_result(pid, read_end))
+                pid, read_end = children[0]
+                data = _read_all(read_end)  # a sibling killed meanwhile raises here (SIGCHLD), this one is still open
+                children.pop(0)
+                os.close(read_end)
+                results.append(_child_result(data, watch.wait(pid)))
             return results
         finally:
+            watch.uninstall()
             gc.unfreeze()
             for pid, read_end in children:  # left when a part failed: stop the rest
-                os.close(read_end)
+                try:
+                    os.close(read_end)
+                except OSError:  # pragma: no cover - closed just before the error
+                    pass
                 try:
                     os.kill(pid, signal.SIGKILL)
                     os.waitpid(pid, 0)
@@ -164,8 +252,14 @@ class Workers:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         if self._owned is not None:
-            self._owned.shutdown(wait=True, cancel_futures=True)
-            self._owned = None
+            pool, self._owned = self._owned, None
+            if kind is not None:  # an error, Ctrl-C, SIGTERM: the workers stop now, not after their tasks
+                for process in list((getattr(pool, "_processes", None) or {}).values()):
+                    try:
+                        process.kill()
+                    except (OSError, ValueError, AttributeError):  # pragma: no cover - already gone
+                        pass
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def map(self, task: Callable[..., Result], arguments: Iterable[tuple[Any, ...]]) -> Iterator[Result]:
         """``task(context, *args)`` for each of ``arguments``, results in order.
@@ -179,9 +273,12 @@ class Workers:
                 yield task(self.context, *args)
             return
         submit: Callable[[tuple[Any, ...]], Future[Result]]
+        result: Callable[[Future[Result]], Result] = lambda future: future.result()  # noqa: E731
         if self._owned is not None:
             pool = self._owned
             submit = lambda args: pool.submit(_run_installed, task, args)  # noqa: E731
+            seen: dict[int, Any] = {}  # the pool's processes, kept: a broken pool may forget them
+            result = lambda future: _pool_result(pool, future, seen)  # noqa: E731
         else:
             executor, context = self._executor, self.context
             assert executor is not None
@@ -190,9 +287,9 @@ class Workers:
         for args in arguments:
             pending.append(submit(args))
             if len(pending) >= 2 * self.workers:
-                yield pending.popleft().result()
+                yield result(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield result(pending.popleft())
 
 
 def _run_child(task: Callable[..., Any], context: Any, args: tuple[Any, ...],
@@ -221,17 +318,49 @@ def _run_child(task: Callable[..., Any], context: Any, args: tuple[Any, ...],
         os._exit(status)
 
 
-def _child_result(pid: int, read_end: int) -> Any:
-    """What a forked child sent (its result, or its error raised here), once it has exited."""
+def _pool_result(pool: ProcessPoolExecutor, future: Future[Result], seen: dict[int, Any]) -> Result:
+    """A pool task's result; a worker that died (SIGKILL: the OOM killer) is a :class:`WorkerError` naming it."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    seen.update(getattr(pool, "_processes", None) or {})
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        import time
+
+        seen.update(getattr(pool, "_processes", None) or {})
+        deadline = time.monotonic() + 2  # the pool's own thread may be reaping them: their codes come then
+        while True:
+            codes = [process.exitcode for process in list(seen.values())]
+            killed = [-code for code in codes if code is not None and code < 0]
+            if killed or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+        # the pool terminates the others (SIGTERM) once one died: the first other signal is the cause
+        first = next((number for number in killed if number != signal.SIGTERM), killed[0] if killed else None)
+        if first is not None:
+            raise WorkerError.killed(first) from None
+        raise WorkerError("a worker process ended abruptly without a result") from None
+
+
+def _read_all(descriptor: int) -> bytes:
+    """Everything written to a pipe until its writer closed it (or died)."""
+    parts: list[bytes] = []
+    while True:
+        part = os.read(descriptor, 1 << 20)
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+
+
+def _child_result(data: bytes, status: int) -> Any:
+    """What a forked child sent (its result, or its error raised here), given its wait ``status``."""
     import pickle
 
-    try:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()
-    finally:
-        _, status = os.waitpid(pid, 0)
     if not data:
-        raise RuntimeError(f"a worker process ended without a result (wait status {status})")
+        if os.WIFSIGNALED(status):
+            raise WorkerError.killed(os.WTERMSIG(status))
+        raise WorkerError(f"a worker process ended without a result (exit status {os.waitstatus_to_exitcode(status)})")
     ok, value = pickle.loads(data)
     if not ok:
         raise value
