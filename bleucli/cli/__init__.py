@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import Any, NoReturn
 
 import click
@@ -183,17 +184,8 @@ def cli() -> None:
 
 
 def _register_commands() -> None:
-    """Add the scoring command. Building it reads the metric registry: a plugin that cannot be
-    registered warns then, before any command runs, so its warning waits for the command's
-    (:func:`bleucli.clikit.report.defer_warnings`), which shows it unless ``-q``."""
-    import warnings
+    from .score import score
 
-    from ..errors import BleucliWarning
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", BleucliWarning)
-        from .score import score
-    report.defer_warnings(str(item.message) for item in caught if issubclass(item.category, BleucliWarning))
     cli.add_command(score)
 
 
@@ -230,9 +222,10 @@ def _option_table(command: click.Command) -> dict[str, bool]:
             for opt in (*param.opts, *param.secondary_opts)}
 
 
-def _options_taking_a_value(command: click.Command) -> set[str]:
-    return {opt for param in command.params if isinstance(param, click.Option) and not param.is_flag
-            and not param.count for opt in param.opts}
+@cache  # asked three times a run, of the same command
+def _options_taking_a_value(command: click.Command) -> frozenset[str]:
+    return frozenset(opt for param in command.params if isinstance(param, click.Option) and not param.is_flag
+                     and not param.count for opt in param.opts)
 
 
 def _leading_options(command: click.Command, args: list[str]) -> list[list[str]]:
@@ -311,7 +304,8 @@ def _raise_terminated(number: int, frame: Any) -> None:
 def _on_sigterm() -> Any:
     """SIGTERM raises :class:`~bleucli.errors.Terminated` in the main thread (so that the ``with`` blocks
     holding worker processes stop them on the way out); what was there before, to restore, or ``None``."""
-    import signal
+    # the C module (no stub): ``signal`` builds its enums at import, 2% of a whole ``bleucli --version``
+    import _signal as signal  # type: ignore[import-not-found]
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -338,9 +332,9 @@ def _run_guarded(invoke: Callable[[], Any]) -> int:
         return _terminated()
     finally:
         if previous is not None:
-            import signal
+            import _signal
 
-            signal.signal(signal.SIGTERM, previous)
+            _signal.signal(_signal.SIGTERM, previous)
 
 
 def _terminated() -> int:

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from ..metrics import registry
+from . import report
 
 
 def _choices(flag: registry.Flag) -> list[str]:
@@ -47,7 +48,9 @@ def _option(flag: registry.Flag, defaults: Any) -> Callable[[Any], Any]:
 
 def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """``-m`` (every registered metric's name) and each metric's flags, in registry order."""
-    names = list(registry.entries())
+    # a plugin that cannot be registered is told with the command's warnings (none with -q)
+    names = list(registry.entries(warn=False))
+    report.defer_warnings(f"{message}; it is left out" for message in registry.refused().values())
     # a plugin that could not be registered stays a choice, so that asking for it says why it cannot run
     choices = [*names, *registry.refused()]
     options = [click.option("-m", "--metrics", multiple=True, type=click.Choice(choices, case_sensitive=False),

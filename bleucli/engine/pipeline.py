@@ -18,12 +18,11 @@ carries them.
 Nothing here prints, exits or imports click.
 """
 
-# No ``from __future__ import annotations``: NamedTuple would compile every string
-# annotation into a ForwardRef at import (start-up time of every scoring run).
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, SignatureMismatchError
+from ..frozen import Frozen
 from ..metrics.base import Metric, Score
 from ..options import RunOptions
 from ..signature import Signature
@@ -37,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 Inputs = Streams
 
 
-class RunResult(NamedTuple):
+class RunResult(Frozen):
     """What a run produced, by mode; ``signatures`` are what it will print (one per metric)."""
 
     mode: str

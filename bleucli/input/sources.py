@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, tee
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..errors import InputError, OptionError
 from ..frozen import Frozen
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..options import InputOptions
 
 
-class Streams(NamedTuple):
+class Streams(Frozen):
     """Opened input streams and their names (files, stdin columns or a test set's fields)."""
 
     system_names: Sequence[str]

@@ -295,7 +295,7 @@ def _declared_entry_points() -> list[tuple[str, str, str]]:
     for directory in sys.path:
         # the current directory (``python -m``/``-c`` put it first) is where one works, not where
         # distributions are installed: its time changes with every file written there
-        if not directory or os.path.abspath(directory) == here:
+        if not directory or directory == here or (not os.path.isabs(directory) and os.path.abspath(directory) == here):
             continue
         try:
             directories.append((directory, os.stat(directory).st_mtime_ns))
@@ -458,17 +458,17 @@ class PluginWarning(BleucliWarning):
     """A metric plugin could not be registered; every other metric still works."""
 
 
-def entries() -> dict[str, MetricEntry]:
+def entries(warn: bool = True) -> dict[str, MetricEntry]:
     """Every metric by name: the built-in ones in sacreBLEU's printing order, then the plugins by name.
 
     A plugin that cannot be registered (see :func:`_load_plugin`) is left out
-    with a :class:`PluginWarning`, so that it does not stop the other metrics;
-    :func:`get` of its name raises the reason as an :class:`OptionError`.
+    with a :class:`PluginWarning` (``warn=False``: silently, for a caller that
+    reports :func:`refused` itself, as the command line does), so that it does
+    not stop the other metrics; :func:`get` of its name raises the reason as an
+    :class:`OptionError`.
     """
     global _entries
     if _entries is None:
-        import warnings
-
         table = {entry.name: entry for entry in BUILTIN}
         broken: dict[str, str] = {}
         for name, target, distribution in sorted(_declared_entry_points()):
@@ -481,8 +481,11 @@ def entries() -> dict[str, MetricEntry]:
                 table[name.lower()] = _load_plugin(name, target, distribution)
             except OptionError as error:
                 broken[name.lower()] = str(error)
-        for message in broken.values():
-            warnings.warn(PluginWarning(f"{message}; it is left out"), stacklevel=2)
+        if warn and broken:
+            import warnings
+
+            for message in broken.values():
+                warnings.warn(PluginWarning(f"{message}; it is left out"), stacklevel=2)
         _broken.clear()
         _broken.update(broken)
         _entries = table
