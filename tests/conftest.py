@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,16 @@ def run_subprocess(args: list[str], stdin: bytes | None = None, **kwargs) -> sub
     env.pop("BLEUCLI_FORMAT", None)
     return subprocess.run([sys.executable, "-m", "bleucli", *args], input=stdin, capture_output=True,
                           env=env, cwd=REPO, **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def _sigpipe_ignored_as_python_starts() -> Iterator[None]:
+    """Python ignores SIGPIPE (a write to a closed socket or pipe raises instead); importing the
+    oracle's ``sacrebleu.sacrebleu`` sets it to the default, which would let a later test's local
+    HTTP server, writing to a client the test killed, end the whole run by SIGPIPE (exit 141)."""
+    yield
+    if hasattr(signal, "SIGPIPE") and signal.getsignal(signal.SIGPIPE) != signal.SIG_IGN:
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 
 
 @pytest.fixture(params=MATCHERS)
