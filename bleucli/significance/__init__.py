@@ -47,9 +47,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from .engine.executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
-from .errors import InputError, OptionError
-from .options import (  # noqa: F401 - the seed functions are part of this module's API
+from ..engine.executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
+from ..errors import InputError, OptionError
+from ..options import (  # noqa: F401 - the seed functions are part of this module's API
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
     DEFAULT_SEED,
@@ -57,11 +57,11 @@ from .options import (  # noqa: F401 - the seed functions are part of this modul
     resolve_seed,
     seed_label,
 )
-from .signature import Signature
+from ..signature import Signature
 
 if TYPE_CHECKING:  # pragma: no cover
 
-    from .metrics.base import Metric, Score
+    from ..metrics.base import Metric, Score
 
 #: bleucli reads ``--seed`` / ``BLEUCLI_SEED`` (sacreBLEU: ``SACREBLEU_SEED``; default ``DEFAULT_SEED``).
 SEED_ENV = "BLEUCLI_SEED"
