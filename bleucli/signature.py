@@ -13,12 +13,15 @@ from .errors import OptionError
 from .frozen import Frozen
 from .version import __version__
 
-#: Global keys in sacreBLEU's order, with their short names.
+#: Global keys in sacreBLEU's order, with their short names. ``sig`` (the significance level) and
+#: ``corr`` (the correction for multiple comparisons) are bleucli's, written by ``bleucli rank``.
 GLOBAL_KEYS: dict[str, str] = {
     "nrefs": "#",
     "bs": "bs",
     "ar": "ar",
     "seed": "rs",
+    "sig": "sg",
+    "corr": "cr",
     "test": "t",
     "lang": "l",
     "origlang": "o",
@@ -106,6 +109,8 @@ class Signature(Frozen):
         bs: int | None = None,
         ar: int | None = None,
         seed: int | str | None = None,
+        sig: float | str | None = None,
+        corr: str | None = None,
         test: str | None = None,
         lang: str | None = None,
         origlang: str | None = None,
@@ -114,7 +119,7 @@ class Signature(Frozen):
     ) -> Signature:
         """Assemble a signature in the canonical key order; ``None`` values are left out."""
         global_values: dict[str, object] = {
-            "nrefs": nrefs, "bs": bs, "ar": ar, "seed": seed,
+            "nrefs": nrefs, "bs": bs, "ar": ar, "seed": seed, "sig": sig, "corr": corr,
             "test": test, "lang": lang, "origlang": origlang, "subset": subset,
         }
         pairs = [(k, format_value(v)) for k, v in global_values.items() if v is not None]

@@ -33,6 +33,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "stats": "bleucli.shards.cli:stats_command",  # built on the scoring command's options
     "merge": "bleucli.shards.cli:merge",
     "compare": "bleucli.report.cli:compare",
+    "rank": "bleucli.report.cli_rank:rank",
     "self-bleu": "bleucli.family.cli:self_bleu_command",
     "pairwise": "bleucli.family.cli:pairwise_command",
     "ibleu": "bleucli.family.cli:ibleu_command",

@@ -58,6 +58,12 @@ def fancy_grid(headers: Sequence[str], rows: Sequence[Sequence[object]], aligns:
     return _tabulate(headers, rows, aligns, "fancy_grid")
 
 
+def simple_table(headers: Sequence[str], rows: Sequence[Sequence[object]], aligns: Sequence[str]) -> str:
+    """A table with a dashed rule under the header and no frame (tabulate's ``simple``): long tables stay readable."""
+    _check(headers, rows, aligns)
+    return _tabulate(headers, rows, aligns, "simple")
+
+
 def latex_escape(text: str) -> str:
     """Escape LaTeX's special characters as tabulate's ``latex_booktabs`` does."""
     from tabulate import LATEX_ESCAPE_RULES

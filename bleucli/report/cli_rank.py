@@ -1,0 +1,113 @@
+"""``bleucli rank REF... -i SYS1 SYS2 ...``: rank systems in significance clusters.
+
+A thin layer: the inputs are opened as ``compare`` opens them (references or
+``-t``/``-l``), every metric of ``-m`` is scored through the engine, and the
+numbers come from :func:`bleucli.significance.ranking.rank_systems`; the
+output from :mod:`bleucli.render.ranking`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from ..clikit import report
+from ..clikit.metric_options import metric_options
+from ..clikit.output import emit
+from ..clikit.report import ExitCode
+from ..metrics import registry
+from ..options import INPUT_DEFAULTS, RUN_DEFAULTS
+from ..render.ranking import FORMATS
+from ..significance.ranking import CORRECTIONS, DEFAULT_ALPHA
+from .cli import testset_options_for_compare
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("refs", nargs=-1, metavar="REF...")
+@click.option("-i", "--input", "inputs", multiple=True, metavar="SYS...",
+              help="System output files (two or more), one per system, line-aligned with the references.")
+@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
+              help="Split the single reference file on tabs into this many references.")
+@click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
+              help="Encoding of every input file.")
+@click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
+              help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
+@click.option("-pbs", "--paired-bs", "paired_bs", is_flag=True,
+              help="Test every pair with paired bootstrap resampling (the default).")
+@click.option("-par", "--paired-ar", "paired_ar", is_flag=True,
+              help="Test every pair with paired approximate randomization (rank ranges still come from the "
+                   "bootstrap).")
+@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(min=1), default=None,
+              help="Bootstrap resamples [default: 1000, or more when the number of pairs needs it].")
+@click.option("-parn", "--paired-ar-n", type=click.IntRange(min=1), default=None,
+              help="Approximate randomization trials [default: 10000, or more when the number of pairs needs it].")
+@click.option("--seed", default=None, metavar="N|none",
+              help="Random seed of the tests [default: BLEUCLI_SEED or 12345]; 'none' for unseeded.")
+@click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=DEFAULT_ALPHA,
+              show_default=True, help="Significance level: a pair is significant when its adjusted p <= alpha.")
+@click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
+              help="Adjustment of the p-values for testing every pair: Holm's method, or none.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="Output format (latex: booktabs tables as WMT prints its rankings).")
+@click.option("-w", "--width", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Decimals of the scores and deltas.")
+@click.option("--short", is_flag=True, help="Short signatures.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
+              help="Worker processes (0: one per CPU); the numbers are identical for any value.")
+@click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@testset_options_for_compare
+@metric_options
+def rank(**flags: Any) -> int:
+    """Rank systems: every pair tested, Holm-adjusted, clusters and rank ranges as in WMT's findings.
+
+    Give the references before -i, or a standard test set with -t NAME -l PAIR. Each pair's
+    p-value is the one -pbs/-par gives for it (same seed); a delta of exactly 0 is never
+    significant. Next to each delta, the estimated accuracy with human judgments (Kocmi et al.
+    2024) for the metrics with a published fit.
+    """
+    with report.library_warnings(flags["quiet"]):
+        return _rank(flags)
+
+
+def _rank(flags: dict[str, Any]) -> int:
+    from ..clikit.scoring import Notices, open_inputs
+    from ..engine.streaming import stream_rows
+    from ..options import resolve_seed
+    from ..render.ranking import render_ranking
+    from ..significance.ranking import rank_systems
+    from ..testsets import cli as tscli
+    from .cli import _options
+
+    if flags["paired_bs"] and flags["paired_ar"]:
+        raise click.UsageError("choose one test: -pbs (paired bootstrap) or -par (approximate randomization)")
+    if len(flags["inputs"]) < 2:
+        raise click.UsageError("rank needs at least two systems: -i SYS1 SYS2...")
+    if "-" in flags["inputs"]:
+        raise click.UsageError("rank reads systems from files, not stdin")
+    test = "ar" if flags["paired_ar"] else "bs"
+    seed_text = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
+    seed = resolve_seed(seed_text)
+    options = _options({**flags, "paired_bs_n": flags["paired_bs_n"] or 1, "paired_ar_n": flags["paired_ar_n"] or 1})
+    data = tscli.test_data_for(options)
+    if data is None and not options.inputs.refs:
+        raise click.UsageError("give reference files before -i, or a test set with -t NAME -l PAIR")
+    signature_fields = data.signature_fields() if data is not None else None
+    target = data.target_language if data is not None else options.testset.target_language
+    metrics = registry.build_metrics(options.metrics, None, target, signature_fields)
+    notices = Notices(flags["quiet"])
+    streams = open_inputs(options, data, notices)
+    rows = stream_rows(metrics, streams, options.jobs)
+    notices.flush()
+    nrefs = len(streams.references)
+    n = flags["paired_ar_n"] if test == "ar" else flags["paired_bs_n"]
+    rankings = [rank_systems(metric, per_metric, list(streams.system_names), test=test, n=n,
+                             n_bootstrap=flags["paired_bs_n"], seed=seed, alpha=flags["alpha"],
+                             correction=flags["correction"], jobs=options.jobs, nrefs=nrefs)
+                for metric, per_metric in zip(metrics, rows)]
+    emit(render_ranking(rankings, flags["fmt"], flags["width"], flags["short"]))
+    return ExitCode.OK
+
+
+__all__ = ["rank"]
