@@ -128,7 +128,26 @@ def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Seque
     results = [paired_test(mode, metric, per_metric[0], per_metric[1:], test.resamples,  # type: ignore[arg-type]
                            test.seed, names=names, jobs=options.jobs, nrefs=nrefs)
                for metric, per_metric in zip(metrics, rows)]
+    warn_zero_deltas(results)
     return RunResult(mode, signatures, system_names, paired=results)
+
+
+def warn_zero_deltas(results: Sequence[Any]) -> None:
+    """Warn about systems whose score equals the baseline's: ``-pbs``/``-par`` keep sacreBLEU's p-value.
+
+    With an observed delta of exactly 0, sacreBLEU's p-value counts resamples
+    whose delta exceeds 0 and calls two identical outputs "significantly
+    different" (p = 1/(N+1)). The scoring command keeps that number (it is a
+    drop-in); ``bleucli rank`` and ``compare`` give such pairs p = 1.
+    """
+    from ..errors import warn
+
+    for result in results:
+        for row in result.systems:
+            if row.score == result.baseline.score:
+                warn(f"{result.metric}: {row.system} scores exactly as the baseline (an observed delta of exactly 0); "
+                     f"its p-value ({row.p_value:.4f}) is sacreBLEU's and does not mean a significant difference "
+                     "(bleucli rank and compare give it p = 1)")
 
 
 def detail_scores(metrics: Sequence[Metric[Any]], hypotheses: Sequence[str], references: Sequence[Sequence[str]],
