@@ -376,3 +376,54 @@ def test_command_errors(files: tuple[str, list[str]]) -> None:
     assert result.exit_code == 2
     result = invoke(["rank", "-i", *paths])
     assert result.exit_code == 2
+
+
+# -- compare: the same rankings, zero deltas, human accuracy, --min-accuracy -------------------------
+def test_compare_shows_the_rankings_and_human_accuracy(files: tuple[str, list[str]], tmp_path: Path) -> None:
+    ref, paths = files
+    out = tmp_path / "report.json"
+    result = invoke(["compare", ref, "-i", *paths[:3], "-m", "bleu", "ter", "-pbsn", "300", "--json", str(out),
+                     "--markdown", "-", "-q"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    ranked = invoke(["rank", ref, "-i", *paths[:3], "-m", "bleu", "ter", "-pbsn", "300", "-f", "json"])
+    assert report["rankings"] == json.loads(ranked.stdout)["rankings"]
+    bleu = report["systems"][1]["metrics"]["BLEU"]
+    assert bleu["human_accuracy"]["accuracy"] == human_accuracy(bleu["delta"], "BLEU")
+    assert report["systems"][1]["metrics"]["TER"]["human_accuracy"] is None
+    assert report["systems"][0]["metrics"]["BLEU"]["human_accuracy"] is None
+    assert "| Human acc. |" in result.stdout and "### BLEU ranking" in result.stdout
+
+
+def test_compare_gives_a_zero_delta_p_1(files: tuple[str, list[str]], tmp_path: Path) -> None:
+    ref, paths = files
+    copy = tmp_path / "copy.hi"
+    copy.write_text(Path(paths[0]).read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "report.json"
+    result = invoke(["compare", ref, "-i", paths[0], str(copy), paths[1], "-pbsn", "200", "--json", str(out), "-q"])
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["systems"][1]["metrics"]["BLEU"]["p_value"] == 1.0
+    assert report["pairwise_p_values"][0][1] == 1.0
+
+
+def test_fail_if_worse_with_min_accuracy(files: tuple[str, list[str]], tmp_path: Path) -> None:
+    ref, paths = files
+    names, _, _ = _lines()
+    scores = {}
+    for path in paths:
+        scored = json.loads(invoke([ref, "-i", path, "-f", "json"]).stdout)
+        scores[path] = scored["score"]
+    best = max(paths, key=lambda p: scores[p])
+    worst = min(paths, key=lambda p: scores[p])
+    delta = scores[best] - scores[worst]
+    accuracy = human_accuracy(delta, "BLEU")
+    assert accuracy is not None
+    base = ["compare", ref, "-i", best, worst, "-pbsn", "300", "--fail-if-worse", "-q", "--json", str(tmp_path / "r")]
+    significant = invoke(base)
+    if significant.exit_code != 8:
+        pytest.skip("the worst system is not significantly worse on these lines")
+    assert invoke([*base, "--min-accuracy", f"{accuracy - 0.01:.4f}"]).exit_code == 8
+    assert invoke([*base, "--min-accuracy", f"{accuracy + 0.01:.4f}"]).exit_code == 0
+    assert invoke([*base, "-m", "ter", "--min-accuracy", "0.5"]).exit_code == 0  # no fit for TER: never fails
+    assert invoke(["compare", ref, "-i", best, worst, "--min-accuracy", "0.8"]).exit_code == 2

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..significance import ConfidenceResult, PairedResult, SystemResult
+from ..significance.human_accuracy import CITATION, human_accuracy, tokenizer_of
 from .records import json_list, score_record, to_json
 from .tables import fancy_grid, latex_booktabs
 from .text import paint as _paint
@@ -149,7 +150,14 @@ def paired_explanation(test: str, n: int, baseline: str, color: bool = False) ->
 
 
 def paired_data(results: Sequence[PairedResult]) -> list[dict[str, Any]]:
-    """One mapping per system: its label, then per metric score/p_value/mean/ci/signature."""
+    """One mapping per system: its label, then per metric score/p_value/mean/ci/signature.
+
+    bleucli adds ``human_accuracy`` after sacreBLEU's keys: for a system other
+    than the baseline, the estimated agreement with human judgments of its
+    delta to the baseline (Kocmi et al. 2024, :mod:`bleucli.significance.human_accuracy`)
+    as ``{"accuracy", "delta", "citation"}``; ``null`` for the baseline and for
+    metrics without a published fit.
+    """
     _check_paired(results)
     out = []
     for i, first in enumerate(results[0].rows):
@@ -162,9 +170,16 @@ def paired_data(results: Sequence[PairedResult]) -> list[dict[str, Any]]:
                 "mean": row.mean,
                 "ci": row.ci,
                 "signature": row.signature.format(),
+                "human_accuracy": None if row.is_baseline else _accuracy(result, row),
             }
         out.append(entry)
     return out
+
+
+def _accuracy(result: PairedResult, row: SystemResult) -> dict[str, Any] | None:
+    delta = row.score - result.baseline.score
+    value = human_accuracy(delta, result.metric, tokenizer_of(row.signature))
+    return None if value is None else {"accuracy": value, "delta": delta, "citation": CITATION}
 
 
 def paired_json(results: Sequence[PairedResult]) -> str:

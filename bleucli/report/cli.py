@@ -71,6 +71,9 @@ def testset_options_for_compare(command: Any) -> Any:
 @click.option("--fail-if-worse", is_flag=True,
               help=f"Exit with code {int(ExitCode.WORSE)} when a system is significantly worse (p <= 0.05) "
                    "than the baseline on any metric.")
+@click.option("--min-accuracy", type=click.FloatRange(min=0, max=1), default=None, metavar="A",
+              help="With --fail-if-worse: fail only when the estimated accuracy of the delta with human judgments "
+                   "(Kocmi et al. 2024) is at least A (0-1), e.g. 0.8; metrics without a published fit never fail.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @testset_options_for_compare
 @metric_options
@@ -137,10 +140,20 @@ def _compare(flags: dict[str, Any]) -> int:
         outputs = [("markdown", "-")]
     for fmt, path in outputs:
         _write(path, render.comparison(result, fmt))
-    worse = result.worse_systems()
+    min_accuracy = flags["min_accuracy"]
+    if min_accuracy is not None and not flags["fail_if_worse"]:
+        raise click.UsageError("--min-accuracy applies to --fail-if-worse: give both")
+    if min_accuracy is not None and flags["fail_if_worse"]:
+        from ..significance.human_accuracy import human_accuracy
+
+        for name in result.metric_names:
+            if human_accuracy(1.0, name) is None:
+                report.warning(f"{name} has no published human-accuracy fit: --min-accuracy never fails on it")
+    worse = result.worse_systems(min_accuracy)
     if flags["fail_if_worse"] and worse:
         listed = ", ".join(f"{system} ({metric})" for system, metric in worse)
-        report.error(f"significantly worse than the baseline {result.systems[0]}: {listed}")
+        threshold = "" if min_accuracy is None else f" with an estimated human accuracy >= {min_accuracy:g}"
+        report.error(f"significantly worse than the baseline {result.systems[0]}{threshold}: {listed}")
         return ExitCode.WORSE
     return ExitCode.OK
 

@@ -8,7 +8,12 @@ with the scoring command:
 * bootstrap means, 95% CIs and p-values from
   :func:`bleucli.significance.paired_test` on the rows of
   :func:`bleucli.engine.streaming.stream_rows` (what ``-pbs``/``-par`` print, same
-  seed, same labels);
+  seed, same labels), except that a delta of exactly 0 gets p = 1 (sacreBLEU calls
+  two identical outputs significantly different);
+* the ranking of every system per metric from
+  :func:`bleucli.significance.ranking.rank_systems` (what ``bleucli rank`` prints);
+* each delta's estimated human accuracy from
+  :mod:`bleucli.significance.human_accuracy` (Kocmi et al. 2024's fits);
 * sentence BLEU from the metric's ``score_from_statistics`` on each segment's
   row with effective order on (what ``-sl`` prints).
 
@@ -50,12 +55,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, OptionError
 from ..metrics import registry
+from ..significance.human_accuracy import human_accuracy, tokenizer_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.base import Metric, Score
     from ..metrics.bleu import BLEU
     from ..options import RunOptions
     from ..significance import PairedResult
+    from ..significance.ranking import Ranking
 
 #: p-values at or below this are called significant (sacreBLEU's star; ``--fail-if-worse``).
 SIGNIFICANCE_LEVEL = 0.05
@@ -207,6 +214,9 @@ class Comparison:
     seed: int | None
     max_order: int
     tokenizer: str
+    #: one ranking of every system per metric (:mod:`bleucli.significance.ranking`), as ``bleucli rank`` gives it
+    #: with the report's test, resamples and seed
+    rankings: tuple[Ranking, ...] = ()
 
     @property
     def deltas_metric(self) -> str:
@@ -228,23 +238,48 @@ class Comparison:
         return self.randomization if self.test == "ar" else self.bootstrap
 
     def p_value(self, system: int, metric: int) -> float | None:
-        return None if system == 0 else self.paired[metric].rows[system].p_value
+        """The candidate's p-value against the baseline (``-pbs``/``-par``'s), 1 when the delta is exactly 0.
+
+        sacreBLEU's p-value calls two identical outputs significantly different;
+        a report never does (``bleucli rank`` neither).
+        """
+        if system == 0:
+            return None
+        if self.delta(system, metric) == 0:
+            return 1.0
+        return self.paired[metric].rows[system].p_value
 
     def delta(self, system: int, metric: int) -> float:
         return self.scores[system][metric].score - self.scores[0][metric].score
 
-    def worse(self, system: int, metric: int) -> bool:
-        """Whether ``system`` is significantly worse than the baseline on ``metric`` (p <= 0.05)."""
+    def human_accuracy(self, system: int, metric: int) -> float | None:
+        """The estimated agreement with human judgments of the candidate's delta (Kocmi et al. 2024), if fitted."""
+        if system == 0:
+            return None
+        score = self.scores[system][metric]
+        return human_accuracy(self.delta(system, metric), score.name, tokenizer_of(score.signature))
+
+    def worse(self, system: int, metric: int, min_accuracy: float | None = None) -> bool:
+        """Whether ``system`` is significantly worse than the baseline on ``metric`` (p <= 0.05).
+
+        With ``min_accuracy``, also with at least that estimated human accuracy
+        of the delta; a metric without a published fit is then never "worse".
+        """
         p_value = self.p_value(system, metric)
         if p_value is None or p_value > SIGNIFICANCE_LEVEL:
             return False
         delta = self.delta(system, metric)
-        return delta > 0 if lower_is_better(self.metric_names[metric]) else delta < 0
+        if not (delta > 0 if lower_is_better(self.metric_names[metric]) else delta < 0):
+            return False
+        if min_accuracy is None:
+            return True
+        accuracy = self.human_accuracy(system, metric)
+        return accuracy is not None and accuracy >= min_accuracy
 
-    def worse_systems(self) -> list[tuple[str, str]]:
+    def worse_systems(self, min_accuracy: float | None = None) -> list[tuple[str, str]]:
         """``(system, metric)`` pairs where a candidate is significantly worse than the baseline."""
         return [(self.systems[k], name) for k in range(1, len(self.systems))
-                for m, name in enumerate(self.metric_names) if self.worse(k, m)]
+                for m, name in enumerate(self.metric_names) if self.worse(k, m, min_accuracy)]
 
 
 # -- highlighting -------------------------------------------------------------------------
@@ -495,7 +530,17 @@ def compare(
         pairwise=pairwise, segments=segments, buckets=buckets, ngrams=_ngram_differences(tokens, segments),
         inputs=tuple(inputs), command=command, test=test, resamples=resamples, seed=seed,
         max_order=sentence_metric.max_ngram_order, tokenizer=sentence_metric.tokenizer.signature,
+        rankings=_rankings(metrics, rows, system_names, test, resamples, n_boot, seed, options.jobs, nrefs),
     )
+
+
+def _rankings(metrics: Sequence[Metric[Any]], rows: Sequence[Any], system_names: Sequence[str], test: str, n: int,
+              n_bootstrap: int, seed: int | None, jobs: int, nrefs: int) -> tuple[Ranking, ...]:
+    """Every metric's ranking of the systems, with the report's test, resamples and seed (Holm, alpha 0.05)."""
+    from ..significance.ranking import rank_systems
+
+    return tuple(rank_systems(metric, per_metric, list(system_names), test=test, n=n, n_bootstrap=n_bootstrap,
+                              seed=seed, jobs=jobs, nrefs=nrefs) for metric, per_metric in zip(metrics, rows))
 
 
 class _Tokens:
@@ -519,7 +564,8 @@ def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed:
         result = paired_test(test, metric, rows[i], rows[i + 1:], n, seed, jobs=jobs,  # type: ignore[arg-type]
                              nrefs=nrefs)
         for j, row in enumerate(result.rows[1:], i + 1):
-            matrix[i][j] = matrix[j][i] = row.p_value
+            # a delta of exactly 0 is never significant (sacreBLEU's p-value says otherwise)
+            matrix[i][j] = matrix[j][i] = 1.0 if row.score == result.baseline.score else row.p_value
     return tuple(tuple(row) for row in matrix)
 
 

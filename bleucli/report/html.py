@@ -149,8 +149,11 @@ def _header(c: Comparison) -> str:
 
 def _systems(c: Comparison) -> str:
     test_name = ("paired bootstrap resampling" if c.test == "bs" else "paired approximate randomization")
+    fitted = [any(c.human_accuracy(k, m) is not None for k in range(1, len(c.systems)))
+              for m in range(len(c.metric_names))]
     head = "".join(f"<th scope=\"col\">{escape(name)} (μ ± 95% CI)</th><th scope=\"col\">Δ {escape(name)}</th>"
-                   f"<th scope=\"col\">p ({c.test})</th>" for name in c.metric_names)
+                   f"<th scope=\"col\">p ({c.test})</th>" + ("<th scope=\"col\">human acc.</th>" if fitted[m] else "")
+                   for m, name in enumerate(c.metric_names))
     body = []
     for k, system in enumerate(c.systems):
         cells = []
@@ -163,19 +166,51 @@ def _systems(c: Comparison) -> str:
             cells.append("<td class=\"num\">—</td>" if k == 0 else
                          f"<td class=\"num {_delta_class(delta)}\">{_signed(delta, 2)}</td>")
             cells.append(f"<td class=\"num\">{_p_text(c.p_value(k, m))}</td>")
+            if fitted[m]:
+                accuracy = c.human_accuracy(k, m)
+                cells.append(f"<td class=\"num\">{'—' if accuracy is None else f'{100 * accuracy:.1f}%'}</td>")
         label = " (baseline)" if k == 0 else ""
         body.append(f"<tr><th scope=\"row\">{escape(system)}{label}</th>{''.join(cells)}</tr>")
     note = (
         f"<p class=\"note\">Scores are corpus scores, exactly what <code>bleucli REF -i SYS...</code> prints. "
         f"μ ± 95% CI: paired bootstrap resampling, {c.bootstrap[0].n} resamples (as <code>-pbs</code>). "
         f"p: {test_name} with {c.resamples} {'resamples' if c.test == 'bs' else 'trials'} against the baseline "
-        f"(as <code>-p{c.test}</code>); * marks p ≤ 0.05. The test says how likely a difference this large is "
+        f"(as <code>-p{c.test}</code>; a delta of exactly 0 gets p = 1); * marks p ≤ 0.05. "
+        + ("Human acc.: how often a delta this size agrees with human judgments (Kocmi et al. 2024, "
+           "Navigating the Metrics Maze). " if any(fitted) else "")
+        + "The test says how likely a difference this large is "
         "by chance on these segments; it does not say the difference matters to readers, and it does not cover "
         "other test sets, domains or references.</p>"
     )
     return (f"<section aria-labelledby=\"h-systems\"><h2 id=\"h-systems\">Systems</h2>"
             f"<table id=\"systems\"><thead><tr><th scope=\"col\">System</th>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table>{note}{_systems_chart(c)}{_pairwise(c)}</section>")
+            f"<tbody>{''.join(body)}</tbody></table>{note}{_systems_chart(c)}{_pairwise(c)}{_rankings(c)}</section>")
+
+
+def _rankings(c: Comparison) -> str:
+    """Per metric, the systems best first with their cluster and rank range (``bleucli rank``'s numbers)."""
+    from ..render.ranking import describe
+
+    parts = []
+    for ranking in c.rankings:
+        body = "".join(
+            f"<tr><td class=\"num\">{k + 1}</td><td class=\"num\">{ranking.clusters[s]}</td>"
+            f"<td class=\"num\">{_rank_range(*ranking.rank_ranges[s])}</td>"
+            f"<th scope=\"row\">{escape(ranking.systems[s])}</th>"
+            f"<td class=\"num\">{_num(ranking.scores[s], 2)}</td></tr>"
+            for k, s in enumerate(ranking.order))
+        parts.append(
+            f"<h3>Ranking by {escape(ranking.metric)}</h3><p class=\"note\">{escape(describe(ranking))}. Every pair "
+            "is tested; a cluster ends after a system significantly better than every system below it. Rank range: "
+            "the 95% interval of the rank over the bootstrap resamples.</p>"
+            f"<table class=\"ranking\"><thead><tr><th scope=\"col\">rank</th><th scope=\"col\">cluster</th>"
+            f"<th scope=\"col\">rank range</th><th scope=\"col\">system</th>"
+            f"<th scope=\"col\">{escape(ranking.metric)}</th></tr></thead><tbody>{body}</tbody></table>")
+    return "".join(parts)
+
+
+def _rank_range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
 
 
 def _systems_chart(c: Comparison) -> str:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..render.ranking import ranking_data, ranking_markdown
+from ..significance.human_accuracy import CITATION
+
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison
 
@@ -20,11 +23,13 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
 
 
-def comparison_markdown(c: Comparison, width: int = 1) -> str:
+def comparison_markdown(c: Comparison, width: int = 1, min_accuracy: float | None = None) -> str:
     """The systems table with CIs, deltas and p-values, then the test, the signatures and any regression."""
+    fitted = [any(c.human_accuracy(k, m) is not None for k in range(1, len(c.systems)))
+              for m in range(len(c.metric_names))]
     head = ["System"]
-    for name in c.metric_names:
-        head += [f"{name} (μ ± 95% CI)", f"Δ {name}", "p"]
+    for m, name in enumerate(c.metric_names):
+        head += [f"{name} (μ ± 95% CI)", f"Δ {name}", "p"] + (["Human acc."] if fitted[m] else [])
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
     for k, system in enumerate(c.systems):
         cells = [_cell(system) + (" (baseline)" if k == 0 else "")]
@@ -34,6 +39,9 @@ def comparison_markdown(c: Comparison, width: int = 1) -> str:
             p_value = c.p_value(k, m)
             cells.append("" if k == 0 else f"{c.delta(k, m):+.{width}f}")
             cells.append("" if p_value is None else f"{p_value:.4f}" + ("*" if p_value <= 0.05 else ""))
+            if fitted[m]:
+                accuracy = c.human_accuracy(k, m)
+                cells.append("" if accuracy is None else f"{100 * accuracy:.1f}%")
         lines.append("| " + " | ".join(cells) + " |")
     test = "paired bootstrap resampling" if c.test == "bs" else "paired approximate randomization"
     lines += [
@@ -44,8 +52,12 @@ def comparison_markdown(c: Comparison, width: int = 1) -> str:
         "* marks p <= 0.05 (chance is unlikely to explain the difference on these segments).",
         "",
     ]
+    if any(fitted):
+        lines += [f"Human acc.: estimated agreement with human judgments of a delta this size ({CITATION}).", ""]
     lines += [f"- `{score.name}|{score.signature.format()}`" for score in c.scores[0]]
-    worse = c.worse_systems()
+    if c.rankings:
+        lines += ["", ranking_markdown(c.rankings, width, heading="###")]
+    worse = c.worse_systems(min_accuracy)
     if worse:
         lines += ["", "Significantly worse than the baseline: "
                   + ", ".join(f"{_cell(system)} ({metric})" for system, metric in worse) + "."]
@@ -62,6 +74,7 @@ def comparison_record(c: Comparison) -> dict[str, Any]:
             metrics[metric] = {
                 "score": c.scores[k][m].score, "mean": row.mean, "ci": row.ci,
                 "delta": c.delta(k, m), "p_value": c.p_value(k, m), "worse": c.worse(k, m),
+                "human_accuracy": _accuracy_record(c.human_accuracy(k, m)),
             }
         systems.append({"system": name, "baseline": k == 0, "metrics": metrics})
     return {
@@ -71,6 +84,7 @@ def comparison_record(c: Comparison) -> dict[str, Any]:
         "inputs": [{"role": f.role, "name": f.name, "sha256": f.sha256} for f in c.inputs],
         "systems": systems,
         "pairwise_p_values": [list(row) for row in c.pairwise],
+        "rankings": [ranking_data(r) for r in c.rankings],
         "buckets": [{"kind": b.kind, "label": b.label, "count": b.count, "measure": b.measure,
                      "values": list(b.values), "ci": list(b.ci), "segments": list(b.segments),
                      **({"by_system": [list(m) for m in b.by_system]} if b.by_system else {})}
@@ -89,6 +103,10 @@ def comparison_record(c: Comparison) -> dict[str, Any]:
             for s in c.segments
         ],
     }
+
+
+def _accuracy_record(value: float | None) -> dict[str, Any] | None:
+    return None if value is None else {"accuracy": value, "citation": CITATION}
 
 
 def comparison_json(c: Comparison) -> str:
