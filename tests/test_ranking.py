@@ -427,3 +427,28 @@ def test_fail_if_worse_with_min_accuracy(files: tuple[str, list[str]], tmp_path:
     assert invoke([*base, "--min-accuracy", f"{accuracy + 0.01:.4f}"]).exit_code == 0
     assert invoke([*base, "-m", "ter", "--min-accuracy", "0.5"]).exit_code == 0  # no fit for TER: never fails
     assert invoke(["compare", ref, "-i", best, worst, "--min-accuracy", "0.8"]).exit_code == 2
+
+
+def test_paired_json_carries_human_accuracy(files: tuple[str, list[str]]) -> None:
+    ref, paths = files
+    for flag in ("-pbs", "-par"):
+        result = invoke([ref, "-i", *paths[:3], flag, "-pbsn", "100", "-parn", "100", "-m", "bleu", "ter",
+                         "-f", "json"])
+        assert result.exit_code == 0, result.stderr
+        rows = json.loads(result.stdout)
+        assert rows[0]["BLEU"]["human_accuracy"] is None  # the baseline
+        for row in rows[1:]:
+            accuracy = row["BLEU"]["human_accuracy"]
+            assert accuracy["delta"] == row["BLEU"]["score"] - rows[0]["BLEU"]["score"]
+            assert accuracy["accuracy"] == human_accuracy(accuracy["delta"], "BLEU")
+            assert "Navigating the Metrics Maze" in accuracy["citation"]
+            assert row["TER"]["human_accuracy"] is None
+
+
+def test_command_refuses_bad_input_in_one_line(files: tuple[str, list[str]], tmp_path: Path) -> None:
+    ref, paths = files
+    short = tmp_path / "short.hi"
+    short.write_text("one line\n", encoding="utf-8")
+    result = invoke(["rank", ref, "-i", paths[0], str(short)])
+    assert result.exit_code == 3
+    assert result.stderr.count("\n") == 1 and str(short) in result.stderr and "Traceback" not in result.stderr
