@@ -66,6 +66,27 @@ def test_randomization_p_values_equal_paired_ar_for_every_pair(matcher: str) -> 
     assert ranking.n == 640 and ranking.n_bootstrap == 200
 
 
+@pytest.mark.parametrize("kind, test", [
+    ("chrF", "bs"), ("TER", "ar"),
+    *(pytest.param(kind, test, marks=pytest.mark.slow)
+      for kind, test in (("chrF", "ar"), ("chrF++", "bs"), ("chrF++", "ar"), ("TER", "bs"))),
+])
+def test_p_values_equal_the_paired_tests_for_chrf_and_ter(matcher: str, kind: str, test: str) -> None:
+    """chrF and TER keep their resampled scores in float32 (as sacreBLEU): the same numbers here."""
+    from bleucli import CHRF, TER
+    from bleucli.significance import paired_test
+
+    names, systems, ref = _lines()
+    metric = {"chrF": lambda: CHRF(), "chrF++": lambda: CHRF(word_order=2), "TER": lambda: TER()}[kind]()
+    stats = [metric.corpus_statistics(hyps[:150], [ref[:150]]) for hyps in systems[:3]]
+    ranking = rank_systems(metric, stats, names[:3], test=test, n=128, n_bootstrap=64, seed=12345)
+    for i in range(2):
+        result = paired_test(test, metric, stats[i], stats[i + 1:], 128, 12345)  # type: ignore[arg-type]
+        for j, row in enumerate(result.systems, i + 1):
+            assert ranking.pair(i, j).p_value == row.p_value, (kind, test, i, j)
+    assert ranking.lower_is_better == (kind == "TER")
+
+
 def _pbs_json(args: list[str]) -> list[dict]:
     result = invoke(args)
     assert result.exit_code == 0, result.stderr
