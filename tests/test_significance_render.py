@@ -76,6 +76,10 @@ def test_paired_json_is_sacrebleus_plus_signatures(test: str) -> None:
     ours = json.loads(render_paired([result], "json"))
     signatures = {entry["BLEU"].pop("signature") for entry in ours}
     assert signatures == {result.signature.format()}
+    # bleucli's other addition: each candidate's human accuracy (tests/test_ranking.py checks its values)
+    accuracies = [entry["BLEU"].pop("human_accuracy") for entry in ours]
+    assert accuracies[0] is None
+    assert [a["delta"] for a in accuracies[1:]] == [row.score - result.baseline.score for row in result.systems]
     assert ours == json.loads(frozen(f"{test}.json", metric))
     assert paired_json([result]) == render_paired([result], "json")
     assert paired_data([result])[0]["system"] == f"Baseline: {names[0]}"
