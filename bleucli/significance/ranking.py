@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..errors import InputError, OptionError
+from ..errors import InputError, OptionError, warn
 from ..options import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, check_seed, seed_label
 from . import (
     bootstrap_column_sums,
@@ -274,6 +274,11 @@ def rank_systems(
     for count, what in ((n, "resamples"), (n_bootstrap, "bootstrap resamples")):
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise OptionError(f"the number of {what} must be a positive integer, got {count!r}")
+    family = size * (size - 1) // 2 if correction == "holm" else 1
+    if family * smallest_p_value(n) > Fraction(alpha).limit_denominator(10**9):
+        warn(f"with {n} {'trials' if test == 'ar' else 'resamples'} and {family} pairs the smallest adjusted p-value "
+             f"is {float(family * smallest_p_value(n)):.4f}, above alpha = {alpha:g}: no pair can be significant "
+             f"(the default for {size} systems is {default_resamples(size, test, alpha, correction)})")
     shapes = {np.shape(s) for s in stats}
     if len(shapes) != 1:
         raise InputError("every system must have the same segments: their statistics differ in shape")
