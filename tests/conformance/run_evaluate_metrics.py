@@ -115,8 +115,8 @@ def run_side(side: str, metrics_dir: Path, calls_file: Path, scratch: Path) -> d
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("path", type=Path, help="a checkout of huggingface/evaluate (holding metrics/)")
-    parser.add_argument("--lines", type=int, default=200, help="lines of each system scored as a corpus")
-    parser.add_argument("--sentences", type=int, default=20, help="lines of each system scored one by one")
+    parser.add_argument("--lines", type=int, default=100, help="lines of each system scored as a corpus")
+    parser.add_argument("--sentences", type=int, default=10, help="lines of each system scored one by one")
     args = parser.parse_args(argv)
     metrics_dir = args.path.resolve() / "metrics"
     missing = [name for name in ("sacrebleu", "chrf", "ter") if not (metrics_dir / name / f"{name}.py").is_file()]
