@@ -77,6 +77,14 @@ BLEU_CASES: dict[str, Callable[[Any], Any]] = {
         [REFS[0]], HYP, weights=[(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3)], smoothing_function=m.SmoothingFunction().method6),
     "unsmoothed zero counts warn": lambda m: m.sentence_bleu([REFS[0]], "It is military the guide".split()),
     "corpus zero counts warn": lambda m: m.corpus_bleu([[REFS[0]], [REFS[2]]], ["a guide".split(), ["x"]]),
+    "zero counts warn once per call, several weight tuples": lambda m: m.corpus_bleu(
+        [[REFS[0]]], ["It is military the guide".split()], weights=[(0.5, 0.5), (0.25,) * 4, (0.2,) * 5]),
+    "zero counts warn, method0 given": lambda m: m.sentence_bleu(
+        [REFS[0]], "It is military the guide".split(), smoothing_function=m.SmoothingFunction().method0),
+    "zero counts warn, orders beyond the hypothesis": lambda m: m.sentence_bleu(
+        [REFS[0]], "It is a".split(), weights=(0.2,) * 5),
+    "zero counts warn at every call": lambda m: [m.sentence_bleu([REFS[0]], "It is military the guide".split())
+                                                 for _ in range(2)],
     "int tokens": lambda m: m.sentence_bleu([[1, 2, 3, 4, 5]], [1, 2, 3, 5, 4]),
     "str subclass tokens": lambda m: m.sentence_bleu(
         [[CaseFolded(t) for t in REFS[0]]], [CaseFolded(t.upper()) for t in HYP], weights=(0.5, 0.5)),
