@@ -39,6 +39,13 @@ class BleucliWarning(UserWarning):
     """A condition worth telling the user about that does not stop scoring."""
 
 
+def install_hint(extra: str) -> str:
+    """How to install an optional extra, in the two forms that work: the package name (from an index,
+    or ``--find-links`` a folder of wheels) and the path of a checkout (bleucli installed from a
+    source tree, where ``bleucli[...]`` names nothing pip can find)."""
+    return f"pip install 'bleucli[{extra}]' (from a checkout of bleucli: pip install '.[{extra}]')"
+
+
 def warn(message: str) -> None:
     """Library-side notice; the CLI shows these on stderr (unless ``-q``)."""
     warnings.warn(BleucliWarning(message), stacklevel=3)
@@ -134,6 +141,15 @@ class AssertionInputError(InputError, AssertionError):
 
     Both bleucli's :class:`InputError` and an :class:`AssertionError`, so that code written
     against NLTK catches it as before.
+    """
+
+
+class IndexOptionError(OptionError, IndexError):
+    """An option NLTK's functions fail on with an ``IndexError`` (its BLEU's smoothing method 6
+    with fewer than three n-gram orders indexes the trigram precision).
+
+    Both bleucli's :class:`OptionError` and an :class:`IndexError`, so that code written against
+    NLTK catches it as before, with a message that says what to change.
     """
 
 

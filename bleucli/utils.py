@@ -105,28 +105,16 @@ def sum_of_lists(lists: Sequence[Sequence[Any]]) -> list[Any]:
 
 
 def print_results_table(results: dict[str, list[Any]], signatures: dict[str, Any], args: Any) -> None:
-    """sacreBLEU's multi-system table, from :class:`bleucli.significance.PairedTest`'s ``(signatures, scores)``.
+    """sacreBLEU's multi-system table, byte for byte, from :class:`bleucli.significance.PairedTest`'s
+    ``(signatures, scores)`` or a dict of formatted score strings per metric.
 
-    ``args`` needs sacreBLEU's ``format``, ``width``, ``paired_bs``/``paired_ar`` and
-    ``paired_bs_n``/``paired_ar_n`` (``no_color`` too, if given). Printed by
-    :func:`bleucli.render.significance.render_paired`, the table of ``-pbs``/``-par``.
+    ``args`` needs sacreBLEU's ``format`` and ``width``, ``paired_bs``/``paired_ar`` and
+    ``paired_bs_n``/``paired_ar_n``; colours are on unless ``args.no_color`` or ``NO_COLOR``
+    (:mod:`bleucli.render.results_table` says how each sacreBLEU rule is followed).
     """
-    from .render.significance import render_paired
-    from .significance import PairedResult, SystemResult
+    from .render.results_table import results_table
 
-    names = list(results["System"])
-    test = "bs" if getattr(args, "paired_bs", False) else "ar"
-    count = int(getattr(args, "paired_bs_n" if test == "bs" else "paired_ar_n", 0) or 0)
-    paired = []
-    for metric, rows in results.items():
-        if metric == "System":
-            continue
-        signature = signatures[metric]
-        made = [SystemResult(name, metric, row.score, row.mean, row.ci, row.p_value, signature, is_baseline=k == 0)
-                for k, (name, row) in enumerate(zip(names, rows))]
-        paired.append(PairedResult(test, metric, count, None, signature, made[0], tuple(made[1:])))  # type: ignore[arg-type]
-    color = not getattr(args, "no_color", True)
-    print(render_paired(paired, fmt=args.format, width=args.width, color=color))
+    print(results_table(results, signatures, args), end="")
 
 
 __getattr__, __dir__ = lazy_attributes(__name__, {**dict.fromkeys(_TESTSET_NAMES, "bleucli.testsets.compat"),

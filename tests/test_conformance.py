@@ -2,7 +2,9 @@
 
 The upstream tests are never fetched here: the two runs happen only when
 ``BLEUCLI_SACREBLEU_SDIST`` / ``BLEUCLI_NLTK_SDIST`` name sacreBLEU 2.6.0's and NLTK 3.10's
-sdists (or checkouts) already on disk, and assert the frozen outcomes. The alias the runs
+sdists (or checkouts) already on disk, and assert the frozen outcomes; evaluate's metric
+scripts run when ``BLEUCLI_EVALUATE_CHECKOUT`` names a checkout of its repository and
+evaluate is installed. The alias the runs
 rely on is checked on a small generated test, without any sdist.
 """
 from __future__ import annotations
@@ -37,6 +39,22 @@ def test_nltk_own_tests() -> None:
     out = run_script("run_nltk_tests.py", "BLEUCLI_NLTK_SDIST")
     assert "NLTK 3.10 tests against bleucli: 22/23 passed" in out
     assert "of the 22 passing on nltk, bleucli passes 22" in out
+
+
+@pytest.mark.slow  # evaluate writes every call to disk: minutes
+def test_evaluate_metric_scripts() -> None:
+    """Hugging Face evaluate's sacrebleu/chrf/ter scripts give sacreBLEU's results on bleucli's alias."""
+    import importlib.util
+
+    if importlib.util.find_spec("evaluate") is None:
+        pytest.skip("needs evaluate (pip install evaluate) to load its metric scripts")
+    path = os.environ.get("BLEUCLI_EVALUATE_CHECKOUT")
+    if not path:
+        pytest.skip("set BLEUCLI_EVALUATE_CHECKOUT to a checkout of huggingface/evaluate")
+    done = subprocess.run([sys.executable, str(CONFORMANCE / "run_evaluate_metrics.py"), path, "--lines", "20",
+                           "--sentences", "2"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2.6.0 under bleucli's alias" in done.stdout
 
 
 def test_the_alias_imports_bleucli_under_the_upstream_name(tmp_path: Path) -> None:

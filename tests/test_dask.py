@@ -116,6 +116,7 @@ def test_without_dask_the_flag_is_one_clear_usage_error() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert done.returncode == 2 and "pip install 'bleucli[dask]'" in done.stderr
+    assert "from a checkout of bleucli: pip install '.[dask]'" in done.stderr
     assert done.stderr.count("\n") == 1
 
 

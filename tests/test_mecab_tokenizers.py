@@ -139,6 +139,7 @@ def test_a_missing_extra_is_a_one_line_usage_error(tokenize: str, module: str, e
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and f"pip install 'bleucli[{extra}]'" in result.stderr
+    assert f"from a checkout of bleucli: pip install '.[{extra}]'" in result.stderr
     with pytest.raises(OptionError, match=rf"bleucli\[{extra}\]"):
         BLEU(tokenize=tokenize)
 

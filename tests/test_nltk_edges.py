@@ -56,6 +56,8 @@ def outcome(call: Callable[[], Any]) -> tuple[Any, ...]:
             return ("raises", AssertionError)
         except ZeroDivisionError:
             return ("raises", ZeroDivisionError)
+        except IndexError:
+            return ("raises", IndexError)
     return ("value", value, [(w.category, str(w.message)) for w in caught])
 
 
@@ -65,8 +67,24 @@ BLEU_CASES: dict[str, Callable[[Any], Any]] = {
     "corpus_bleu of nothing": lambda m: m.corpus_bleu([], []),
     "method6 without a trigram match": lambda m: m.sentence_bleu(
         [REFS[0]], "It is a cat".split(), smoothing_function=m.SmoothingFunction().method6),
+    "method6 with two orders": lambda m: m.sentence_bleu(
+        [REFS[0]], HYP, weights=(0.5, 0.5), smoothing_function=m.SmoothingFunction().method6),
+    "method6 with one order, corpus": lambda m: m.corpus_bleu(
+        [[REFS[0]], [REFS[1]]], [HYP, REFS[1]], weights=(1.0,), smoothing_function=m.SmoothingFunction().method6),
+    "method6 with two orders, no unigram match": lambda m: m.sentence_bleu(
+        [REFS[0]], ["zzz", "yyy"], weights=(0.5, 0.5), smoothing_function=m.SmoothingFunction().method6),
+    "method6 with two weight tuples, one of three orders": lambda m: m.sentence_bleu(
+        [REFS[0]], HYP, weights=[(0.5, 0.5), (1 / 3, 1 / 3, 1 / 3)], smoothing_function=m.SmoothingFunction().method6),
     "unsmoothed zero counts warn": lambda m: m.sentence_bleu([REFS[0]], "It is military the guide".split()),
     "corpus zero counts warn": lambda m: m.corpus_bleu([[REFS[0]], [REFS[2]]], ["a guide".split(), ["x"]]),
+    "zero counts warn once per call, several weight tuples": lambda m: m.corpus_bleu(
+        [[REFS[0]]], ["It is military the guide".split()], weights=[(0.5, 0.5), (0.25,) * 4, (0.2,) * 5]),
+    "zero counts warn, method0 given": lambda m: m.sentence_bleu(
+        [REFS[0]], "It is military the guide".split(), smoothing_function=m.SmoothingFunction().method0),
+    "zero counts warn, orders beyond the hypothesis": lambda m: m.sentence_bleu(
+        [REFS[0]], "It is a".split(), weights=(0.2,) * 5),
+    "zero counts warn at every call": lambda m: [m.sentence_bleu([REFS[0]], "It is military the guide".split())
+                                                 for _ in range(2)],
     "int tokens": lambda m: m.sentence_bleu([[1, 2, 3, 4, 5]], [1, 2, 3, 5, 4]),
     "str subclass tokens": lambda m: m.sentence_bleu(
         [[CaseFolded(t) for t in REFS[0]]], [CaseFolded(t.upper()) for t in HYP], weights=(0.5, 0.5)),
@@ -118,3 +136,11 @@ def test_assertion_errors_are_bleucli_errors_too(ours: Any) -> None:
     with pytest.raises(AssertionInputError) as raised:
         ours.corpus_gleu([REFS], [HYP, HYP])
     assert isinstance(raised.value, InputError) and isinstance(raised.value, AssertionError)
+
+
+def test_index_errors_are_bleucli_option_errors_too(ours: Any) -> None:
+    from bleucli.errors import IndexOptionError, OptionError
+
+    with pytest.raises(IndexOptionError, match="3 n-gram orders") as raised:
+        ours.sentence_bleu([REFS[0]], HYP, weights=(0.5, 0.5), smoothing_function=ours.SmoothingFunction().method6)
+    assert isinstance(raised.value, OptionError) and isinstance(raised.value, IndexError)

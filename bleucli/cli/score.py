@@ -81,7 +81,8 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="Fail with exit code 7 if the signature differs from SIG "
                    "(a value of '*' matches anything, e.g. version:*).")
 @click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
-              help="Show the version (and whether the compiled n-gram matcher is in use) and exit.")
+              help="Print 'bleucli VERSION' and exit. A note follows it when the C extension is not in use (not "
+                   "built, or BLEUCLI_PURE_PYTHON set) and the pure-Python n-gram matchers run.")
 @testset_options
 @significance_options
 @metric_options

@@ -26,7 +26,7 @@ from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ClusterError, OptionError
+from ..errors import ClusterError, OptionError, install_hint
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
@@ -86,12 +86,12 @@ def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
 
     ``address`` is ``local:N`` (a ``LocalCluster`` of N single-threaded worker
     processes, started and stopped here) or a scheduler address such as
-    ``tcp://127.0.0.1:8786``. Needs the ``dask`` extra (``pip install 'bleucli[dask]'``).
+    ``tcp://127.0.0.1:8786``. Needs the ``dask`` extra (:func:`bleucli.errors.install_hint`).
     """
     try:
         from distributed import Client
     except ImportError:
-        raise OptionError("--dask needs Dask: pip install 'bleucli[dask]'") from None
+        raise OptionError(f"--dask needs Dask: {install_hint('dask')}") from None
     if not address.startswith("local:") and "://" not in address:
         raise OptionError(f"--dask takes local:N or a scheduler address like tcp://HOST:PORT, got '{address}'")
     with _quiet_distributed():

@@ -13,9 +13,11 @@ and Chen & Cherry's smoothing methods 0..7 as NLTK implements them, including
 methods 5..7 and 6 looking at the *last* sentence of a corpus (NLTK passes
 the loop's last ``references``/``hypothesis`` to the smoothing function).
 
-Where NLTK fails obscurely this module raises a typed error instead: an
-``AssertionError`` for mismatched lengths or method 6 without trigram
-matches, a ``ValueError`` for an empty reference list (see ``bleucli.errors``).
+Where NLTK fails obscurely this module raises a typed error instead, of
+NLTK's exception class too: an ``AssertionError`` for mismatched lengths or
+method 6 without trigram matches, an ``IndexError`` for method 6 with fewer
+than three orders, a ``ValueError`` for an empty reference list (see
+``bleucli.errors``).
 
 Why it is fast: the clipped counts come from the compiled n-gram matcher when
 the tokens are lists of strings (NLTK builds a ``Counter`` of tuples per
@@ -39,7 +41,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..errors import AssertionInputError, InputError, LengthMismatchError, OptionError
+from ..errors import AssertionInputError, IndexOptionError, InputError, LengthMismatchError
 from ..metrics.compiled import compiled_matcher
 from .google_bleu import corpus_gleu, sentence_gleu  # nltk.translate.gleu_score's call shapes
 
@@ -168,14 +170,15 @@ class SmoothingFunction:
 
         NLTK asserts that the *trigram* precision is non-zero (its message
         says bigrams) and fails with an IndexError for fewer than three
-        orders; both are an :class:`~bleucli.errors.InputError` here (the
-        first an :class:`~bleucli.errors.AssertionInputError`, an
-        ``AssertionError`` too, as NLTK's). The
+        orders; here the first is an :class:`~bleucli.errors.AssertionInputError`
+        (an ``AssertionError`` too, as NLTK's), the second an
+        :class:`~bleucli.errors.IndexOptionError` (an ``IndexError`` too), each
+        saying what to change. The
         number of n-grams of each order is that of ``hypothesis`` alone, from
         :func:`corpus_bleu` the last sentence's.
         """
         if len(p_n) < 3:
-            raise OptionError(f"smoothing method 6 needs at least 3 n-gram orders (weights of length >= 3), "
+            raise IndexOptionError(f"smoothing method 6 needs at least 3 n-gram orders (weights of length >= 3), "
                               f"got {len(p_n)}")
         if not p_n[2]:
             raise AssertionInputError("smoothing method 6 needs at least one trigram match (NLTK stops with an "

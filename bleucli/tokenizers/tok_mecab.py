@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..errors import OptionError
+from ..errors import OptionError, install_hint
 
 
 class _MecabTokenizer:
@@ -50,7 +50,7 @@ class _MecabTokenizer:
             dictionary = importlib.import_module(self.dictionary)
         except ImportError:
             raise OptionError(f"tokenizer '{self.name}' needs {self.binding} and {self.dictionary}: "
-                              f"pip install 'bleucli[{self.extra}]'") from None
+                              f"{install_hint(self.extra)}") from None
         tagger = binding.Tagger(dictionary.MECAB_ARGS + " -Owakati")
         info = tagger.dictionary_info()
         if info.size != self.dictionary_size or info.next is not None:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import IntegrityError, OptionError
+from ..errors import IntegrityError, OptionError, install_hint
 
 #: sacreBLEU's ``spm`` alias reads the flores101 model.
 SPM_ALIAS_MODEL = "flores101"
@@ -101,8 +101,7 @@ def _processor(data: bytes) -> Any:
     try:
         import sentencepiece
     except ImportError:
-        raise OptionError("SentencePiece tokenizers need the sentencepiece package: "
-                          "pip install 'bleucli[spm]'") from None
+        raise OptionError(f"SentencePiece tokenizers need the sentencepiece package: {install_hint('spm')}") from None
     processor = sentencepiece.SentencePieceProcessor()
     try:
         processor.LoadFromSerializedProto(data)
@@ -127,7 +126,7 @@ class SpmTokenizer:
             import sentencepiece  # noqa: F401 - fail before any download when the extra is missing
         except ImportError:
             raise OptionError(f"tokenizer '{self.model_name}' needs the sentencepiece package: "
-                              "pip install 'bleucli[spm]'") from None
+                              f"{install_hint('spm')}") from None
         if spm_model is not None:
             loaded = load_local_model(spm_model)
         else:
