@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import shlex
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -136,7 +137,12 @@ def _compare(flags: dict[str, Any]) -> int:
     if not outputs:
         outputs = [("markdown", "-")]
     for fmt, path in outputs:
-        _write(path, render.comparison(result, fmt))
+        if fmt == "html":  # written as it is made: a page of 200,000 sentences is never held whole
+            from .html import comparison_page_pieces
+
+            _write_pieces(path, comparison_page_pieces(result))
+        else:
+            _write(path, render.comparison(result, fmt))
     worse = result.worse_systems()
     if flags["fail_if_worse"] and worse:
         listed = ", ".join(f"{system} ({metric})" for system, metric in worse)
@@ -216,12 +222,23 @@ def _command_line(flags: dict[str, Any]) -> str:
 
 def _write(path: str, text: str) -> None:
     """stdout for ``-``; otherwise the file, with a message that names it when writing fails."""
+    _write_pieces(path, [text])
+
+
+def _write_pieces(path: str, pieces: Iterable[str]) -> None:
+    """:func:`_write` of the pieces joined, each written as it comes (ends with a newline)."""
     if path == "-":
-        emit(text)
+        emit("".join(pieces))
         return
     try:
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text if text.endswith("\n") else text + "\n")
+            last = ""
+            for piece in pieces:
+                if piece:
+                    handle.write(piece)
+                    last = piece
+            if not last.endswith("\n"):
+                handle.write("\n")
     except OSError as exc:
         raise OSError(exc.errno or errno.EIO, f"{path}: {exc.strerror or exc}") from None
 
