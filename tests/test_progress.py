@@ -121,3 +121,14 @@ def test_the_helper_is_silent_off_a_terminal_and_finishes_its_bar(capsys):
         bar.advance(1)
     bar.close()
     assert "Working" in terminal.text and "100%" in terminal.text
+
+
+@pytest.mark.slow  # Self-BLEU of 2,037 lines on a pty, and off it
+def test_self_bleu_draws_a_bar_on_a_terminal_only_and_prints_the_same(tmp_path):
+    lines = write(tmp_path / "out.de", read(DATA / "wmt22-en-de" / "sys" / "Online-A.de.gz"))
+    code, out, tty = run_with_stderr_on_a_terminal(["self-bleu", lines], environment("0"), tmp_path)
+    assert code == 0, tty
+    assert b"Self-BLEU" in tty and b"100%" in tty and tty.rindex(SHOW) > tty.rindex(HIDE), tty
+    plain = subprocess.run([sys.executable, "-m", "bleucli", "self-bleu", lines], capture_output=True,
+                           env=environment("0"), cwd=REPO, timeout=300)
+    assert plain.returncode == 0 and plain.stderr == b"" and plain.stdout == out
