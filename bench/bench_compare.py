@@ -1,6 +1,7 @@
 """``bleucli compare`` on real sizes: generation time, report size, and the page in a browser.
 
     python bench/bench_compare.py [--repeat 3] [--systems 4] [--large 21000] [--browser]
+    python bench/bench_compare.py --scale 25000 200000 [--before ../before]
 
 Every generation is a fresh process (``python -m bleucli compare REF -i SYS... --html``),
 measured from a small wrapper process: wall time, CPU time (user + system) and peak
@@ -18,6 +19,13 @@ column and to a "worse than baseline" filter is measured in the page (median of
 filter are timed twice: the script's own work (the click handler), and to the
 next frame (the style, layout and paint the browser does after the handler
 returns: what the reader waits for).
+
+With ``--scale N...`` it measures instead ``compare`` at scale: N segments x 2
+systems with a source, built from every set of the shared data that has a
+source and two systems (source, first reference, first two systems, line-aligned),
+shuffled (seed 1) and repeated up to N; a row per size, with the page's size.
+``--before DIR`` adds the same row for another checkout (``PYTHONPATH=DIR``, its
+C extension built), so before and after run under the same load.
 """
 
 from __future__ import annotations
@@ -89,13 +97,61 @@ def in_browser(page_path: Path, repeat: int) -> dict[str, float]:
             for key in ("load", "domRows", "sorted", "sortedFrame", "filtered", "filteredFrame")}
 
 
+def scale_inputs(size: int, folder: Path) -> list[Path]:
+    """Source, reference and two systems of ``size`` segments from the shared sets (shuffled, repeated)."""
+    import random
+
+    quads: list[tuple[str, ...]] = []
+    for data in sorted(p for p in SHARED.iterdir() if p.is_dir()):
+        sources, refs = sorted(data.glob("src.*")), sorted(data.glob("ref.*"))
+        systems = sorted((data / "sys").glob("*")) if (data / "sys").is_dir() else []
+        if not sources or not refs or len(systems) < 2:
+            continue
+        quads += list(zip(*(read_lines(path) for path in (sources[0], refs[0], systems[0], systems[1]))))
+    rng = random.Random(1)
+    rows: list[tuple[str, ...]] = []
+    while len(rows) < size:
+        batch = quads[:]
+        rng.shuffle(batch)
+        rows += batch
+    paths = [folder / f"{name}.{size}" for name in ("src", "ref", "A", "B")]
+    for i, path in enumerate(paths):
+        path.write_text("".join(row[i] + "\n" for row in rows[:size]), encoding="utf-8")
+    return paths
+
+
+def scale(sizes: list[int], before: str | None) -> None:
+    import os
+
+    print("| compare, 2 systems + source | checkout | wall | CPU | peak RSS | page |")
+    print("|---|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        for size in sizes:
+            src, ref, a, b = scale_inputs(size, out)
+            for label, path in ([("before", before)] if before else []) + [("after", str(REPO))]:
+                html = out / f"{label}.html"
+                command = ["env", f"PYTHONPATH={os.path.abspath(path)}", sys.executable, "-m", "bleucli", "compare",
+                           str(ref), "-i", str(a), str(b), "--source", str(src), "--html", str(html), "-q"]
+                figures = generate(command, 1)
+                print(f"| {size:,} segments | {label} | {figures['wall']:.0f} s | {figures['cpu']:.0f} s | "
+                      f"{figures['rss_mb']:,.0f} MB | {html.stat().st_size / 1e6:.0f} MB |", flush=True)
+                html.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--systems", type=int, default=4)
     parser.add_argument("--large", type=int, default=0, help="also a report of this many segments (0: none)")
     parser.add_argument("--browser", action="store_true")
+    parser.add_argument("--scale", type=int, nargs="+", default=None, metavar="N",
+                        help="compare at scale: N segments x 2 systems with a source (no other row)")
+    parser.add_argument("--before", default=None, metavar="DIR", help="with --scale: another checkout, measured too")
     args = parser.parse_args()
+    if args.scale:
+        scale(args.scale, args.before)
+        return
 
     wmt17 = SHARED / "wmt17-en-de"
     ref = wmt17 / "ref.de"

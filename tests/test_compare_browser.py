@@ -435,3 +435,37 @@ def test_the_text_filter_reads_escaped_text_as_displayed(browser, tmp_path):
         opened.get_by_label("text contains").fill(needle)
         assert visible_numbers(opened) == rows, needle
     context.close()
+
+
+def test_a_ter_improvement_is_styled_as_an_improvement(browser, tmp_path):
+    """TER is lower-is-better: the candidate's lower TER is drawn in the improvement colour, as its higher BLEU."""
+    from datasets import DATA, read
+
+    folder = DATA / "wmt22-en-de"
+    reference = read(folder / "ref.de.gz")[:30]
+    weak = read(folder / "sys" / "Online-A.de.gz")[:30]
+    good = list(reference[:20]) + list(weak[20:])
+    paths = {}
+    for name, lines in (("ref", reference), ("weak", weak), ("good", good)):
+        paths[name] = tmp_path / name
+        paths[name].write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    html = tmp_path / "ter.html"
+    args = ["compare", str(paths["ref"]), "-i", str(paths["weak"]), str(paths["good"]), "-m", "bleu", "ter",
+            "-pbsn", "100", "--html", str(html), "-q"]
+    assert invoke(args).exit_code == 0
+    context = browser.new_context()
+    opened = context.new_page()
+    opened.goto(html.as_uri())
+    colour = "el => getComputedStyle(el).color"
+    improvement = opened.evaluate("""() => { const probe = document.createElement('span'); probe.className = 'pos';
+        document.body.appendChild(probe); return getComputedStyle(probe).color; }""")
+    loss = opened.evaluate("""() => { const probe = document.createElement('span'); probe.className = 'neg';
+        document.body.appendChild(probe); return getComputedStyle(probe).color; }""")
+    assert improvement != loss
+    cells = opened.locator("#systems tbody tr").nth(1).locator("td")  # BLEU (score, delta, p), TER (score, delta, p)
+    assert cells.nth(1).evaluate(colour) == improvement  # BLEU went up
+    assert cells.nth(4).evaluate(colour) == improvement  # TER went down: an improvement, not a loss
+    # the first sentence: the candidate is the reference itself (TER 0), the baseline is not
+    first = opened.locator("#sentences tbody tr").first.locator("td")
+    assert first.last.evaluate(colour) == improvement
+    context.close()

@@ -6,6 +6,9 @@ detokenized, wmt21-en-de with several references) and edge cases (a missing
 reference line, no 4-gram match, references found by stem, Unicode and
 ASCII whitespace, -lc, the detok script's chop, CRLF, gzip). stdout must be
 byte-identical, with the compiled and with the pure-Python n-gram matcher.
+Where the script prints a number for input it cannot score (a reference file
+shorter than the hypothesis), the golden case is marked ``refused``: bleucli
+exits 3 with one line instead.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ def test_same_line_as_the_perl_script(index: int, tmp_path: Path, monkeypatch: p
     monkeypatch.chdir(tmp_path)
     result = invoke([case["script"], *case["args"]], input=stdin)
     assert (result.exit_code, result.stdout) == (case["exit"], case["stdout"])
+    if "refused" in case:
+        assert case["refused"] in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
 def test_anchor_line_ted_sk_en() -> None:
@@ -94,3 +99,19 @@ def test_an_empty_reference_file_is_exit_3_in_one_line(tmp_path: Path, script: s
                               stdin=b"a b c\n", timeout=60)
         assert proc.returncode == 3 and proc.stdout == b"", proc.stderr
         assert proc.stderr.count(b"\n") == 1 and b"empty reference file" in proc.stderr
+
+
+@pytest.mark.parametrize("script", ["multi-bleu", "multi-bleu-detok"])
+def test_a_reference_file_shorter_than_the_hypothesis_is_exit_3_naming_it(tmp_path: Path, script: str) -> None:
+    """The script scores the lines past the file's end against length 9999: a number nobody can use."""
+    (tmp_path / "long").write_bytes(b"a b c\nd e f\ng h i\n")
+    (tmp_path / "short").write_bytes(b"a b c\nd e f\n")
+    hyp = b"a b c\nd e f\ng h i\n"
+    for refs in (["short"], ["long", "short"]):
+        proc = run_subprocess([script, *(str(tmp_path / r) for r in refs)], stdin=hyp, timeout=60)
+        assert proc.returncode == 3 and proc.stdout == b"", proc.stderr
+        assert proc.stderr.count(b"\n") == 1
+        assert f"{tmp_path / 'short'}: 2 reference lines for 3 hypothesis lines".encode() in proc.stderr
+    # more reference lines than hypothesis lines is what the script scores (the rest is ignored)
+    proc = run_subprocess([script, str(tmp_path / "long")], stdin=b"a b c\nd e f\n", timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith(b"BLEU = ")

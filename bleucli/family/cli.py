@@ -108,16 +108,22 @@ def self_bleu_command(file: str, texygen: bool, max_order: int | None, all_lines
     source = "<stdin>" if file == "-" else file
     if len(lines) < 2:
         raise InputError(f"Self-BLEU needs at least 2 lines, the file has {len(lines)}", source=source)
+    from ..clikit.progress import progress
+    from .self_bleu import progress_steps
+
     if texygen:
-        result = texygen_self_bleu(lines, max_order=max_order or TEXYGEN_MAX_ORDER, tokenize=tokenize,
-                                   sample_size=None if all_lines else TEXYGEN_SAMPLE_SIZE)
+        order = max_order or TEXYGEN_MAX_ORDER
+        with progress("Self-BLEU", progress_steps(order)) as advance:
+            result = texygen_self_bleu(lines, max_order=order, tokenize=tokenize,
+                                       sample_size=None if all_lines else TEXYGEN_SAMPLE_SIZE, progress=advance)
     else:
         from ..metrics.bleu import BLEU
 
         metric = BLEU(lowercase=lowercase, tokenize=tokenize or "13a", smooth_method=smooth_method,
                       smooth_value=smooth_value, max_ngram_order=max_order or BLEU_DEFAULTS.max_order,
                       effective_order=not no_effective_order, force=True)
-        result = self_bleu(lines, metric)
+        with progress("Self-BLEU", progress_steps(metric.max_ngram_order)) as advance:
+            result = self_bleu(lines, metric, progress=advance)
     _print(output_format, width, short, result)
 
 

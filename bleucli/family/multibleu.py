@@ -7,8 +7,7 @@ perl by the goldens in ``tests/golden/multibleu/``):
   (Perl's ``split`` on byte strings: space, tab, LF, CR, FF, VT); ``-lc``
   lowercases ASCII letters only. Clipped matches of orders 1..4 with the
   maximum count over the references, the closest reference length (the
-  shorter one on a tie), ``9999`` as the reference length of a hypothesis
-  line that has no reference line, a precision of 0 for an order without
+  shorter one on a tie), a precision of 0 for an order without
   n-grams, log(0) taken as ``-9999999999`` (so ``BLEU = 0.00``).
 * ``multi-bleu-detok.perl``: the same on UTF-8 text after mteval-v13a's
   tokenization, with Perl's Unicode whitespace (which, unlike Python's,
@@ -16,7 +15,9 @@ perl by the goldens in ``tests/golden/multibleu/``):
   ``chop``: the last character of a final line without a newline is lost.
 
 Where the scripts die or print a meaningless line (no hypothesis tokens, no
-reference tokens, no reference file) an :class:`~bleucli.errors.InputError`
+reference tokens, no reference file, an empty reference file, a reference
+file with fewer lines than the hypothesis, whose missing lines the scripts
+score against the stand-in length 9999) an :class:`~bleucli.errors.InputError`
 is raised instead. Nothing here prints.
 """
 
@@ -235,12 +236,17 @@ def score_tokens(hypotheses: Sequence[list[str]], references: Sequence[Sequence[
 def multi_bleu(hypothesis: bytes, reference_paths: Sequence[str], lowercase: bool = False,
                detok: bool = False) -> MultiBleuResult:
     """Score ``hypothesis`` (stdin's bytes) against reference files as the chosen script does."""
+    hyp_lines = split_lines(hypothesis)
     per_line: list[list[list[str]]] = []
     for path in reference_paths:
         lines = read_lines(path)
         if not lines:  # the scripts would score every line against a reference of length 9999
             raise InputError(f"{path}: empty reference file (multi-bleu.perl would print a score against "
                              "references of length 9999)")
+        if len(lines) < len(hyp_lines):  # the same stand-in for every line past the file's end
+            raise InputError(f"{path}: {len(lines)} reference line{'s' if len(lines) != 1 else ''} for "
+                             f"{len(hyp_lines)} hypothesis lines (multi-bleu.perl would score the hypothesis "
+                             f"lines past line {len(lines)} against references of length 9999)")
         for number, line in enumerate(lines, start=1):
             if detok:
                 tokens = tokens_detok(detok_line(line, path, number), lowercase, tokenize_first=True)
@@ -249,7 +255,6 @@ def multi_bleu(hypothesis: bytes, reference_paths: Sequence[str], lowercase: boo
             if number > len(per_line):
                 per_line.append([])
             per_line[number - 1].append(tokens)
-    hyp_lines = split_lines(hypothesis)
     if detok:
         hypotheses = [tokens_detok(detok_line(line, "<stdin>", number), lowercase, tokenize_first=False)
                       for number, line in enumerate(hyp_lines, start=1)]

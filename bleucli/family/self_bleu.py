@@ -127,13 +127,26 @@ def closest_other_lengths(lengths: Sequence[int]) -> list[int]:
     return [closest[length] for length in lengths]  # type: ignore[misc]  # None only for one sentence
 
 
-def other_statistics(sentences: Sequence[Tokens], max_order: int) -> tuple[list[int], list[int], list[list[int]]]:
-    """Each sentence against all others: lengths, closest other lengths, matches per order (``[order][sentence]``)."""
+def other_statistics(sentences: Sequence[Tokens], max_order: int, progress: Callable[[int], None] | None = None
+                     ) -> tuple[list[int], list[int], list[list[int]]]:
+    """Each sentence against all others: lengths, closest other lengths, matches per order (``[order][sentence]``).
+
+    ``progress`` is called with 1 after each order (a command's progress bar).
+    """
     if len(sentences) < 2:
         raise InputError(f"Self-BLEU needs at least 2 sentences, got {len(sentences)}")
     lengths = [len(tokens) for tokens in sentences]
-    return lengths, closest_other_lengths(lengths), [clipped_against_others(sentences, n)
-                                                   for n in range(1, max_order + 1)]
+    matches = []
+    for n in range(1, max_order + 1):
+        matches.append(clipped_against_others(sentences, n))
+        if progress is not None:
+            progress(1)
+    return lengths, closest_other_lengths(lengths), matches
+
+
+def progress_steps(max_order: int) -> int:
+    """The steps a Self-BLEU run reports to ``progress``: the tokens, each order, the sentence scores."""
+    return max_order + 2
 
 
 def nltk_sentence_bleu(matches: Sequence[int], hyp_len: int, ref_len: int, max_order: int,
@@ -185,6 +198,7 @@ def texygen_self_bleu(
     max_order: int = TEXYGEN_MAX_ORDER,
     tokenize: str | None = None,
     sample_size: int | None = TEXYGEN_SAMPLE_SIZE,
+    progress: Callable[[int], None] | None = None,
 ) -> SelfBLEUScore:
     """Texygen's Self-BLEU (``SelfBleu(gram=max_order).get_score()``), on 0..1.
 
@@ -206,22 +220,28 @@ def texygen_self_bleu(
 
         split = get_tokenizer(tokenize).tokens
     sentences = [split(line) for line in lines]
-    lengths, ref_lens, matches = other_statistics(sentences, max_order)
+    if progress is not None:
+        progress(1)
+    lengths, ref_lens, matches = other_statistics(sentences, max_order, progress)
     scores = tuple(
         nltk_sentence_bleu([matches[n][i] for n in range(max_order)], lengths[i], ref_lens[i], max_order)
         for i in range(len(sentences))
     )
+    if progress is not None:
+        progress(1)
     fields = {"mode": "texygen", "tok": tokenize or "whitespace", "smooth": "nltk-method1",
               "order": max_order, "sample": sample_size if sample_size is not None else "all"}
     signature = Signature.build("Self-BLEU", fields, nrefs=len(sentences) - 1)
     return SelfBLEUScore("Self-BLEU", mean(scores), signature, len(sentences), scores)
 
 
-def self_bleu(lines: Sequence[str], metric: BLEU | None = None) -> SelfBLEUScore:
+def self_bleu(lines: Sequence[str], metric: BLEU | None = None,
+              progress: Callable[[int], None] | None = None) -> SelfBLEUScore:
     """sacreBLEU-style Self-BLEU on 0..100: the mean of ``metric.sentence_score(line, other lines)``.
 
     ``metric`` defaults to ``BLEU(effective_order=True)`` (``sacrebleu.sentence_bleu``'s
     settings: 13a tokens, exp smoothing); its tokenizer, case, smoothing and order apply.
+    ``progress`` is called with 1 at each of :func:`progress_steps` steps (a command's progress bar).
     """
     from ..metrics.bleu import BLEU, _ngram_totals
 
@@ -230,13 +250,17 @@ def self_bleu(lines: Sequence[str], metric: BLEU | None = None) -> SelfBLEUScore
     lines = _check_lines(lines)
     order = metric.max_ngram_order
     sentences = [metric._tokens(line) for line in lines]
-    lengths, ref_lens, matches = other_statistics(sentences, order)
+    if progress is not None:
+        progress(1)
+    lengths, ref_lens, matches = other_statistics(sentences, order, progress)
     nrefs = len(lines) - 1
     score = metric.resampled_score
     scores = tuple(
         score([lengths[i], ref_lens[i], *(matches[n][i] for n in range(order)), *_ngram_totals(lengths[i], order)])
         for i in range(len(sentences))
     )
+    if progress is not None:
+        progress(1)
     fields = {"mode": "sacrebleu", **metric._signature_fields()}
     signature = Signature.build("Self-BLEU", fields, nrefs=nrefs)
     return SelfBLEUScore("Self-BLEU", mean(scores), signature, len(sentences), scores)

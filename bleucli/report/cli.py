@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import shlex
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
@@ -131,15 +132,28 @@ def _compare(flags: dict[str, Any]) -> int:
         else:
             documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
     notices.flush()
-    result = build(options, list(options.inputs.systems), systems, reference_names, references,
-                   source=source, source_name=source_name, command=_command_line(flags),
-                   signature_fields=signature_fields, test_set=_test_set_input(data),
-                   documents=documents, documents_name=documents_name, target_language=target)
+    from ..clikit.progress import progress
+
+    with progress("Comparing", len(references[0]) if references else 0) as advance:
+        result = build(options, list(options.inputs.systems), systems, reference_names, references,
+                       source=source, source_name=source_name, command=_command_line(flags),
+                       signature_fields=signature_fields, test_set=_test_set_input(data),
+                       documents=documents, documents_name=documents_name, target_language=target,
+                       progress=advance)
     outputs = [(fmt, flags[f"{fmt}_path"]) for fmt in ("html", "markdown", "json") if flags[f"{fmt}_path"]]
     if not outputs:
         outputs = [("markdown", "-")]
     for fmt, path in outputs:
-        _write(path, render.comparison(result, fmt))
+        if fmt == "html":  # written as it is made: a page of 200,000 sentences is never held whole
+            from .html import LAZY_ROWS, comparison_page_pieces
+
+            if len(result.segments) <= LAZY_ROWS:  # a few pieces, written in a moment
+                _write_pieces(path, comparison_page_pieces(result))
+                continue
+            with progress(f"Writing {os.path.basename(path)}", len(result.segments) + 4) as advance:
+                _write_pieces(path, _advancing(comparison_page_pieces(result), advance))
+        else:
+            _write(path, render.comparison(result, fmt))
     min_accuracy = flags["min_accuracy"]
     if min_accuracy is not None and not flags["fail_if_worse"]:
         raise click.UsageError("--min-accuracy applies to --fail-if-worse: give both")
@@ -229,12 +243,30 @@ def _command_line(flags: dict[str, Any]) -> str:
 
 def _write(path: str, text: str) -> None:
     """stdout for ``-``; otherwise the file, with a message that names it when writing fails."""
+    _write_pieces(path, [text])
+
+
+def _advancing(pieces: Iterable[str], advance: Any) -> Iterator[str]:
+    """The pieces, each counted on the progress bar as it is written (a lazy page: one piece a row)."""
+    for piece in pieces:
+        yield piece
+        advance(1)
+
+
+def _write_pieces(path: str, pieces: Iterable[str]) -> None:
+    """:func:`_write` of the pieces joined, each written as it comes (ends with a newline)."""
     if path == "-":
-        emit(text)
+        emit("".join(pieces))
         return
     try:
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text if text.endswith("\n") else text + "\n")
+            last = ""
+            for piece in pieces:
+                if piece:
+                    handle.write(piece)
+                    last = piece
+            if not last.endswith("\n"):
+                handle.write("\n")
     except OSError as exc:
         raise OSError(exc.errno or errno.EIO, f"{path}: {exc.strerror or exc}") from None
 

@@ -48,10 +48,11 @@ Nothing here prints, exits or imports click.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from ..errors import InputError, OptionError
 from ..metrics import registry
@@ -81,12 +82,14 @@ BUCKET_MEASURES = {"reference length": "BLEU", "sentence BLEU": "segments", "wor
 _ENTITIES = (('&', '&amp;'), ('"', '&quot;'), ('<', '&lt;'), ('>', '&gt;'))
 
 
-@dataclass(frozen=True)
-class TokenSpan:
+class TokenSpan(NamedTuple):
     """One BLEU token of a displayed hypothesis: characters ``[start, end)``.
 
     ``order`` is the longest counted n-gram the token belongs to (0: no
-    counted match); ``differs`` marks tokens the other system lacks.
+    counted match); ``differs`` marks tokens the other system lacks. A named
+    tuple: a report holds one per token of every output (5 million at 200,000
+    segments x 2 systems), and a tuple is made 5x faster and is half the size
+    of a frozen dataclass.
     """
 
     start: int
@@ -95,7 +98,61 @@ class TokenSpan:
     differs: bool
 
 
-@dataclass(frozen=True)
+class PackedSpans(Sequence[TokenSpan]):
+    """The :class:`TokenSpan` s of one hypothesis, packed four integers a token in one array.
+
+    A report keeps every output's spans until its page is written; as tuples they took ~100 bytes a
+    token (1 GB at 200,000 segments x 2 systems), packed they take 16. Reading gives
+    :class:`TokenSpan` s, made as they are read.
+    """
+
+    __slots__ = ("_packed",)
+
+    def __init__(self, spans: Iterable[tuple[int, int, int, bool]] = ()):
+        self._packed = array("q")
+        for start, end, order, differs in spans:
+            self._packed.extend((start, end, order, 1 if differs else 0))
+
+    def __len__(self) -> int:
+        return len(self._packed) // 4
+
+    @overload
+    def __getitem__(self, index: int) -> TokenSpan: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[TokenSpan, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> TokenSpan | tuple[TokenSpan, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("span index out of range")
+        p = self._packed
+        at = 4 * index
+        return TokenSpan(p[at], p[at + 1], p[at + 2], bool(p[at + 3]))
+
+    def __iter__(self) -> Iterator[TokenSpan]:
+        p = self._packed
+        for at in range(0, len(p), 4):
+            yield TokenSpan(p[at], p[at + 1], p[at + 2], bool(p[at + 3]))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PackedSpans):
+            return self._packed == other._packed
+        if isinstance(other, Sequence):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._packed))
+
+    def __repr__(self) -> str:
+        return f"PackedSpans({list(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
 class SystemSegment:
     """One system's output for one segment, with everything BLEU counted on it."""
 
@@ -109,9 +166,12 @@ class SystemSegment:
     matches: tuple[int, ...]
     #: counted n-gram start positions per order (token indices)
     counted: tuple[tuple[int, ...], ...]
-    spans: tuple[TokenSpan, ...]
+    spans: Sequence[TokenSpan]
     #: tokens that could not be placed on the displayed characters (normalised by the tokenizer)
     unplaced: int
+    #: sentence scores of :attr:`Comparison.sentence_metrics` (the metrics of ``-m`` other than BLEU), as
+    #: ``-sl`` prints them: each metric's score of the segment's own statistics row
+    scores: tuple[float, ...] = ()
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -119,7 +179,7 @@ class SystemSegment:
         return self.statistics[2 + order: 2 + 2 * order]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Segment:
     """One line of the test set: its references, optional source and every system's output."""
 
@@ -152,11 +212,17 @@ class Bucket:
     ci: tuple[float | None, ...]
     #: 1-based segment numbers in the bucket (the report filters its table on them)
     segments: tuple[int, ...] = field(repr=False, default=())
-    #: sentence-BLEU bins: each system's own segments in the bin
+    #: sentence-score bins: each system's own segments in the bin
     by_system: tuple[tuple[int, ...], ...] = field(repr=False, default=())
+    #: the metric whose score the bucket gives (reference length and documents) or bins (sentence scores)
+    metric: str = "BLEU"
 
     @property
     def measure(self) -> str:
+        if self.kind in ("reference length", "document"):
+            return self.metric
+        if self.kind.startswith("sentence "):
+            return "segments"
         return BUCKET_MEASURES[self.kind]
 
 
@@ -217,6 +283,9 @@ class Comparison:
     #: one ranking of every system per metric (:mod:`bleucli.significance.ranking`), as ``bleucli rank`` gives it
     #: with the report's test, resamples and seed
     rankings: tuple[Ranking, ...] = ()
+    #: the metrics of ``-m`` other than BLEU, in ``-m``'s order: each has sentence scores
+    #: (:attr:`SystemSegment.scores`) and its own buckets (:attr:`Bucket.metric`)
+    sentence_metrics: tuple[str, ...] = ()
 
     @property
     def deltas_metric(self) -> str:
@@ -322,6 +391,9 @@ def counted_ngrams(hypothesis: Sequence[str], references: Sequence[Sequence[str]
 def reference_limits(references: Sequence[Sequence[str]], max_order: int) -> list[Counter[tuple[str, ...]]]:
     """Per order, each n-gram's largest count in one reference: how often BLEU may count it."""
     limits = []
+    if len(references) == 1:  # one reference: its own counts (zip of shifted lists builds the tuples at C speed)
+        ref = references[0]
+        return [Counter(zip(*(ref[i:] for i in range(n)))) for n in range(1, max_order + 1)]
     for n in range(1, max_order + 1):
         allowed: Counter[tuple[str, ...]] = Counter()
         for ref in references:
@@ -385,7 +457,8 @@ _ESCAPABLE = frozenset(plain for plain, _ in _ENTITIES)
 
 
 def lower_is_better(score_name: str) -> bool:
-    """Whether a lower score of this metric is better (TER), as its registry entry says."""
+    """Whether a lower score of this metric is better (TER), as its registry entry says: it decides the
+    report's colours and ``--fail-if-worse``."""
     entry = registry.for_score(score_name)
     return entry is not None and entry.lower_is_better
 
@@ -455,6 +528,7 @@ def compare(
     documents: Sequence[str] | None = None,
     documents_name: str | None = None,
     target_language: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Comparison:
     """Score and compare ``systems`` (the first is the baseline) as ``options`` say.
 
@@ -462,11 +536,16 @@ def compare(
     ``ar``); the bootstrap always runs, for the CIs. The metrics are ``-m``'s
     as the scoring command builds them, scored and tested through the same
     pipeline (:func:`bleucli.engine.pipeline.run_on_rows`); the first is the
-    primary one (pairwise p-values). The sentence table, its highlighting and
-    the buckets are BLEU's, whether or not BLEU is scored. ``signature_fields`` are a test set's
+    primary one (pairwise p-values). The highlighting, the word-frequency
+    buckets and the n-gram lists are BLEU's (its clipped matches), whether or
+    not BLEU is scored, and so are BLEU's sentence scores and buckets; every
+    other metric of ``-m`` adds its sentence scores (the score of each
+    segment's own statistics row, what ``-sl`` prints) and its own
+    reference-length, sentence-score and document buckets. ``signature_fields`` are a test set's
     (``test:``, ``lang:``...), as the scoring command gives its metrics;
     ``test_set`` is ``(name, sha256 of its reference data)`` for the header;
     ``documents`` gives each segment's document id (a document view).
+    ``progress`` is called with the number of segments highlighted as they are (a command's progress bar).
     """
     from ..engine.pipeline import run_on_rows
     from ..engine.streaming import Streams, stream_rows
@@ -510,8 +589,11 @@ def compare(
     pairwise = _pairwise(metrics[0], rows[0], test, resamples, significance.seed, options.jobs, nrefs) \
         if len(systems) > 2 else ()
     tokens = _Tokens(sentence_metric, systems, references)
+    # every metric of -m other than BLEU: its sentence scores and buckets (BLEU's are computed below)
+    others = [(metric, metric_rows) for metric, metric_rows in zip(metrics, rows) if metric.name != "BLEU"]
+    other_scores = [sentence_score_matrix(metric, metric_rows, nrefs) for metric, metric_rows in others]
     segments = _segments(sentence_metric, tokens, systems, references, all_rows[bleu_index], source, documents,
-                         nrefs)
+                         nrefs, other_scores, progress)
     inputs = [InputFile("test set", test_set[0], test_set[1])] if test_set is not None else []
     inputs += [InputFile("reference", name, digest(lines)) for name, lines in zip(reference_names, references)]
     if source is not None:
@@ -525,12 +607,17 @@ def compare(
                + _sentence_bleu_bins(segments, n_boot, seed)
                + _frequency_buckets(tokens, n_boot, seed)
                + _document_buckets(bleu_metric, segments, bleu_rows, nrefs))
+    for (metric, metric_rows), matrix in zip(others, other_scores):
+        buckets += (_length_buckets(metric, tokens, metric_rows, nrefs, n_boot, seed)
+                    + _score_bins(f"sentence {metric.name}", matrix.T, n_boot, seed, metric.name)
+                    + _document_buckets(metric, segments, metric_rows, nrefs))
     return Comparison(
         systems=tuple(system_names), scores=scores, bootstrap=bootstrap, randomization=randomization,
         pairwise=pairwise, segments=segments, buckets=buckets, ngrams=_ngram_differences(tokens, segments),
         inputs=tuple(inputs), command=command, test=test, resamples=resamples, seed=seed,
         max_order=sentence_metric.max_ngram_order, tokenizer=sentence_metric.tokenizer.signature,
         rankings=_rankings(metrics, rows, system_names, test, resamples, n_boot, seed, options.jobs, nrefs),
+        sentence_metrics=tuple(metric.name for metric, _ in others),
     )
 
 
@@ -543,12 +630,29 @@ def _rankings(metrics: Sequence[Metric[Any]], rows: Sequence[Any], system_names:
                               seed=seed, jobs=jobs, nrefs=nrefs) for metric, per_metric in zip(metrics, rows))
 
 
+def sentence_score_matrix(metric: Metric[Any], rows: Sequence[Sequence[Sequence[Any]]], nrefs: int) -> Any:
+    """``[system, segment]`` sentence scores (float64): the metric's score of each segment's own row, as
+    ``-sl`` computes them."""
+    import numpy as np
+
+    return np.array([[metric.score_from_statistics(row, nrefs).score for row in system_rows]
+                     for system_rows in rows], dtype=np.float64).reshape(len(rows), -1)
+
+
 class _Tokens:
     """BLEU's tokens of every output and reference line, computed once for the highlighting and the buckets."""
 
     def __init__(self, metric: BLEU, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]]):
-        self.systems = [[metric._tokens(line) for line in system] for system in systems]
-        self.references = [[metric._tokens(line) for line in refs] for refs in references]
+        # every token string interned through one table: the lists share them (a tenth of the memory of
+        # one string per token at 200,000 segments)
+        table: dict[str, str] = {}
+        same = table.setdefault
+
+        def tokens(line: str) -> list[str]:
+            return [same(token, token) for token in metric._tokens(line)]
+
+        self.systems = [[tokens(line) for line in system] for system in systems]
+        self.references = [[tokens(line) for line in refs] for refs in references]
         #: counted n-gram start positions per order, ``[system][segment]`` (set by :func:`_segments`)
         self.counted: list[list[tuple[tuple[int, ...], ...]]] = [[] for _ in systems]
 
@@ -571,9 +675,12 @@ def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed:
 
 def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
               references: Sequence[Sequence[str]], rows: Sequence[Sequence[Sequence[int]]],
-              source: Sequence[str] | None, documents: Sequence[str] | None, nrefs: int) -> tuple[Segment, ...]:
+              source: Sequence[str] | None, documents: Sequence[str] | None, nrefs: int,
+              other_scores: Sequence[Any] = (), progress: Callable[[int], None] | None = None) -> tuple[Segment, ...]:
     out = []
     for i, refs in enumerate(zip(*references)):
+        if progress is not None and i and not i % 1000:
+            progress(1000)
         ref_tokens = [per_ref[i] for per_ref in tokens.references]
         limits = reference_limits(ref_tokens, metric.max_ngram_order)
         entries = []
@@ -584,7 +691,9 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
             matches, counted, spans, unplaced = _highlight(metric, tokens.systems[k][i], system[i], ref_tokens, other,
                                                            limits)
             tokens.counted[k].append(counted)
-            entries.append(SystemSegment(system[i], row, score.score, score.bp, matches, counted, spans, unplaced))
+            entries.append(SystemSegment(system[i], row, score.score, score.bp, matches, counted, PackedSpans(spans),
+                                         unplaced,
+                                         tuple(float(matrix[k, i]) for matrix in other_scores)))
         out.append(Segment(i + 1, tuple(refs), tuple(entries), source[i] if source is not None else None,
                            documents[i] if documents is not None else None))
     return tuple(out)
@@ -603,9 +712,10 @@ def _half_width(values: Any) -> float:
     return percentile_interval(values)[1]
 
 
-def _length_buckets(metric: Metric[Any], tokens: _Tokens, rows: Sequence[Sequence[Sequence[int]]], nrefs: int,
+def _length_buckets(metric: Metric[Any], tokens: _Tokens, rows: Sequence[Sequence[Sequence[Any]]], nrefs: int,
                     n: int, seed: int | None) -> tuple[Bucket, ...]:
-    """Reference-length buckets: BLEU from the group's summed statistics, its CI as ``-ci`` on the group.
+    """Reference-length buckets: the metric's score of the group's summed statistics, its CI as ``-ci`` on
+    the group. The buckets are the same for every metric (BLEU's tokens of the first reference).
 
     The CI is :func:`bleucli.significance.confidence_interval` on the
     bucket's rows: what ``bleucli REF -i SYS -ci`` prints for files holding
@@ -633,7 +743,7 @@ def _length_buckets(metric: Metric[Any], tokens: _Tokens, rows: Sequence[Sequenc
             values.append(result.score)
             cis.append(result.ci)
         buckets.append(Bucket("reference length", label, len(indices), tuple(values), tuple(cis),
-                              tuple(i + 1 for i in indices)))
+                              tuple(i + 1 for i in indices), metric=metric.name))
     return tuple(buckets)
 
 
@@ -661,13 +771,20 @@ def cutoff_bucket(value: float, cutoffs: Sequence[int]) -> int:
 
 def _sentence_bleu_bins(segments: Sequence[Segment], n: int, seed: int | None) -> tuple[Bucket, ...]:
     """Each system's segments by their sentence BLEU (``-sl``); the count's CI from the ``-pbs`` resamples."""
+    scores = [[entry.sentence_bleu for entry in segment.systems] for segment in segments]
+    return _score_bins("sentence BLEU", scores, n, seed, "BLEU")
+
+
+def _score_bins(kind: str, scores: Any, n: int, seed: int | None, metric: str) -> tuple[Bucket, ...]:
+    """Each system's segments by a sentence score (``scores[segment][system]``, 0-100 scale, compare-mt's
+    bins; TER above 100 falls in the last); the count's CI from the ``-pbs`` resamples."""
     import numpy as np
 
-    n_bins, n_systems = len(SENTENCE_BLEU_CUTOFFS) + 1, len(segments[0].systems)
-    bins = np.zeros((len(segments), n_bins * n_systems), dtype=np.int64)
-    for i, segment in enumerate(segments):
-        for k, entry in enumerate(segment.systems):
-            bins[i, k * n_bins + cutoff_bucket(entry.sentence_bleu, SENTENCE_BLEU_CUTOFFS)] = 1
+    n_bins, n_systems = len(SENTENCE_BLEU_CUTOFFS) + 1, len(scores[0])
+    bins = np.zeros((len(scores), n_bins * n_systems), dtype=np.int64)
+    for i, per_system in enumerate(scores):
+        for k, value in enumerate(per_system):
+            bins[i, k * n_bins + cutoff_bucket(value, SENTENCE_BLEU_CUTOFFS)] = 1
     resampled = _interval_columns(bins, n, seed)
     buckets = []
     for b, label in enumerate(cutoff_labels(SENTENCE_BLEU_CUTOFFS, integers=False)):
@@ -675,9 +792,9 @@ def _sentence_bleu_bins(segments: Sequence[Segment], n: int, seed: int | None) -
         union = tuple(sorted(set().union(*by_system)))
         if not union:
             continue
-        buckets.append(Bucket("sentence BLEU", label, len(union), tuple(float(len(m)) for m in by_system),
+        buckets.append(Bucket(kind, label, len(union), tuple(float(len(m)) for m in by_system),
                               tuple(_half_width(resampled[:, k * n_bins + b]) for k in range(n_systems)),
-                              union, by_system))
+                              union, by_system, metric=metric))
     return tuple(buckets)
 
 
@@ -758,7 +875,7 @@ def _frequency_buckets(tokens: _Tokens, n: int, seed: int | None) -> tuple[Bucke
 
 def _document_buckets(metric: Metric[Any], segments: Sequence[Segment], rows: Sequence[Sequence[Sequence[int]]],
                       nrefs: int) -> tuple[Bucket, ...]:
-    """One bucket per document (in order of first appearance): BLEU from its summed statistics."""
+    """One bucket per document (in order of first appearance): the metric's score of its summed statistics."""
     members: dict[str, list[int]] = {}
     for segment in segments:
         if segment.document is not None:
@@ -767,27 +884,29 @@ def _document_buckets(metric: Metric[Any], segments: Sequence[Segment], rows: Se
         Bucket("document", document, len(indices),
                tuple(metric.score_from_statistics(metric.aggregate(system_rows[i] for i in indices), nrefs).score
                      for system_rows in rows),
-               tuple(None for _ in rows), tuple(i + 1 for i in indices))
+               tuple(None for _ in rows), tuple(i + 1 for i in indices), metric=metric.name)
         for document, indices in members.items())
 
 
 def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[NgramComparison, ...]:
     """For each candidate, the n-grams (orders 1..N) BLEU counted more often for it than for the baseline, and
     the reverse, by the difference of their corpus counts (ties: by text)."""
-    # each system's counted n-grams per segment, built once (the baseline's serve every candidate)
-    grams = [[[tuple(words[s:s + n]) for n, starts in enumerate(counted, 1) for s in starts]
-              for words, counted in zip(tokens.systems[k], tokens.counted[k])] for k in range(len(tokens.systems))]
+    # each segment's counted n-grams are made again where they are needed, never held for the corpus
+    # (24 million tuples, 1.7 GB, at 200,000 segments x 2 systems)
+    def grams(k: int, i: int) -> list[tuple[str, ...]]:
+        words = tokens.systems[k][i]
+        return [tuple(words[s:s + n]) for n, starts in enumerate(tokens.counted[k][i], 1) for s in starts]
 
     def counts(k: int) -> Counter[tuple[str, ...]]:
         found: Counter[tuple[str, ...]] = Counter()
-        for segment_grams in grams[k]:
-            found.update(segment_grams)
+        for i in range(len(segments)):
+            found.update(grams(k, i))
         return found
 
     def where(wanted: set[tuple[str, ...]], systems: tuple[int, int]) -> dict[tuple[str, ...], list[int]]:
         places: dict[tuple[str, ...], list[int]] = {g: [] for g in wanted}
         for i in range(len(segments)):
-            seen = {g for k in systems for g in grams[k][i] if g in places}
+            seen = {g for k in systems for g in grams(k, i) if g in places}
             for gram in seen:
                 places[gram].append(i + 1)
         return places

@@ -35,6 +35,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Iterable, Iterator
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,19 @@ def embedded_json(value: Any) -> str:
     return text
 
 
+def _embedded_json_pieces(value: dict[str, Any], streamed: str, items: Iterable[str]) -> Iterator[str]:
+    """:func:`embedded_json` of ``value`` with ``value[streamed] = list(items)``, in pieces, the list never held.
+
+    The escapes are per character, so escaping piece by piece gives the same text as escaping the whole.
+    """
+    marker = "\x00streamed\x00"
+    head, tail = embedded_json({**value, streamed: marker}).split(json.dumps(marker), 1)
+    yield head + "["
+    for i, item in enumerate(items):
+        yield ("," if i else "") + embedded_json(item)
+    yield "]" + tail
+
+
 def _num(value: float, digits: int = 1) -> str:
     return f"{value:.{digits}f}"
 
@@ -81,8 +95,17 @@ def _signed(value: float, digits: int = 1) -> str:
     return text[1:] if float(text) == 0 else text
 
 
-def _delta_class(value: float) -> str:
+def _delta_class(value: float, lower_is_better: bool = False) -> str:
+    """``pos`` for an improvement, ``neg`` for a loss: the metric's direction decides (TER: lower is better)."""
+    if lower_is_better:
+        value = -value
     return "pos" if value > 0 else "neg" if value < 0 else ""
+
+
+def _lower(metric: str) -> bool:
+    from .compare import lower_is_better
+
+    return lower_is_better(metric)
 
 
 def _p_text(p_value: float | None) -> str:
@@ -157,14 +180,14 @@ def _systems(c: Comparison) -> str:
     body = []
     for k, system in enumerate(c.systems):
         cells = []
-        for m in range(len(c.metric_names)):
+        for m, metric in enumerate(c.metric_names):
             score = c.scores[k][m]
             row = c.bootstrap[m].rows[k]
             delta = c.delta(k, m)
             cells.append(f"<td class=\"num\">{_num(score.score, 2)} ({_num(row.mean or 0.0, 2)} ± "
                          f"{_num(row.ci or 0.0, 2)})</td>")
             cells.append("<td class=\"num\">—</td>" if k == 0 else
-                         f"<td class=\"num {_delta_class(delta)}\">{_signed(delta, 2)}</td>")
+                         f"<td class=\"num {_delta_class(delta, _lower(metric))}\">{_signed(delta, 2)}</td>")
             cells.append(f"<td class=\"num\">{_p_text(c.p_value(k, m))}</td>")
             if fitted[m]:
                 accuracy = c.human_accuracy(k, m)
@@ -299,23 +322,47 @@ _BUCKET_TITLES = {"reference length": "By reference length", "sentence BLEU": "B
 
 
 def _bucket_value(kind: str, value: float) -> str:
-    return str(int(value)) if kind == "sentence BLEU" else _num(value, 4 if kind == "word frequency" else 2)
+    return str(int(value)) if kind.startswith("sentence ") else _num(value, 4 if kind == "word frequency" else 2)
 
 
-def _bucket_table(c: Comparison, kind: str, picks: _Picks) -> str:
-    buckets = [b for b in c.buckets if b.kind == kind]
+def _bucket_title(kind: str, metric: str) -> str:
+    """The heading of a bucket table: BLEU's as before; another metric's names the metric."""
+    if kind.startswith("sentence "):
+        return f"By sentence {metric}"
+    title = _BUCKET_TITLES[kind]
+    return title if metric == "BLEU" else f"{title} ({metric})"
+
+
+def _bucket_note(kind: str, metric: str) -> str:
+    if metric == "BLEU":
+        return _BUCKET_NOTES[kind]
+    direction = " Lower is better." if _lower(metric) else ""
+    if kind.startswith("sentence "):
+        return (f"How many of each system's segments have a sentence {escape(metric)} (<code>-sl</code>) in the "
+                "bin; ± is the 95% CI of the count over the <code>-pbs</code> resamples. Select a count to see that "
+                f"system's segments in the bin.{direction}")
+    if kind == "document":
+        return f"{escape(metric)} of each document from its summed statistics.{direction}"
+    return (f"The same groups as BLEU's; each {escape(metric)} is computed from the group's summed statistics; ± "
+            f"is the 95% CI of <code>-ci</code> on the group's lines.{direction}")
+
+
+def _bucket_table(c: Comparison, kind: str, picks: _Picks, metric: str = "BLEU") -> str:
+    buckets = [b for b in c.buckets if b.kind == kind and b.metric == metric]
     if not buckets:
         return ""
+    lower = _lower(metric) and not kind.startswith("sentence ")  # counts of a bin have no direction
     measure = buckets[0].measure
     digits = 4 if kind == "word frequency" else 2
-    ci_digits = 1 if kind == "sentence BLEU" else digits
-    count_head = {"word frequency": "reference words", "sentence BLEU": "segments (any system)"}.get(kind, "segments")
+    ci_digits = 1 if kind.startswith("sentence ") else digits
+    count_head = {"word frequency": "reference words"}.get(
+        kind, "segments (any system)" if kind.startswith("sentence ") else "segments")
     head = "".join(f"<th scope=\"col\">{escape(measure)} {escape(n)}</th>" for n in c.systems)
     head += "".join(f"<th scope=\"col\">Δ {escape(n)}</th>" for n in c.systems[1:])
     body = []
     chart_rows = []
     for bucket in buckets:
-        pick = picks.add(f"{kind} {bucket.label}", bucket.segments)
+        pick = picks.add(f"{kind} {bucket.label}" + ("" if metric == "BLEU" else f" ({metric})"), bucket.segments)
         cells = []
         system_picks = []
         for k, (value, ci) in enumerate(zip(bucket.values, bucket.ci)):
@@ -327,20 +374,23 @@ def _bucket_table(c: Comparison, kind: str, picks: _Picks) -> str:
             cells.append(f"<td class=\"num\">{text}</td>")
         for value in bucket.values[1:]:
             delta = value - bucket.values[0]
-            cells.append(f"<td class=\"num {_delta_class(delta)}\">"
-                         f"{_signed(delta, 0 if kind == 'sentence BLEU' else digits)}</td>")
+            cells.append(f"<td class=\"num {_delta_class(delta, lower)}\">"
+                         f"{_signed(delta, 0 if kind.startswith('sentence ') else digits)}</td>")
         label = _pick_button(pick, escape(bucket.label), f"the segments of {kind} {bucket.label}")
         body.append(f"<tr><th scope=\"row\">{label}</th><td class=\"num\">{bucket.count}</td>{''.join(cells)}</tr>")
         chart_rows.append((bucket, pick, system_picks))
-    section_id = "b-" + kind.replace(" ", "-")
-    chart = _bucket_chart(c, kind, chart_rows) if kind != "document" else ""
-    return (f"<h3 id=\"{section_id}\">{_BUCKET_TITLES[kind]}</h3><p class=\"note\">{_BUCKET_NOTES[kind]}</p>"
+    section_id = "b-" + kind.replace(" ", "-") if metric == "BLEU" or kind.startswith("sentence ") \
+        else f"b-{kind.replace(' ', '-')}-{metric}"
+    section_id = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in section_id)
+    chart = _bucket_chart(c, kind, chart_rows, metric) if kind != "document" else ""
+    return (f"<h3 id=\"{section_id}\">{escape(_bucket_title(kind, metric))}</h3>"
+            f"<p class=\"note\">{_bucket_note(kind, metric)}</p>"
             f"<div class=\"block\"><table class=\"buckets\" data-kind=\"{escape(kind)}\"><thead><tr>"
             f"<th scope=\"col\">{escape(kind)}</th><th scope=\"col\">{count_head}</th>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>{chart}</div>")
 
 
-def _bucket_chart(c: Comparison, kind: str, rows: list[tuple[Any, int, list[int]]]) -> str:
+def _bucket_chart(c: Comparison, kind: str, rows: list[tuple[Any, int, list[int]]], metric: str = "BLEU") -> str:
     """Grouped bars per bucket (one bar per system) with CI whiskers; a bucket's group (or, for
     sentence-BLEU bins, each bar) filters the sentences."""
     n_sys = len(c.systems)
@@ -350,11 +400,12 @@ def _bucket_chart(c: Comparison, kind: str, rows: list[tuple[Any, int, list[int]
     top = max((v + (ci or 0.0) for bucket, _, _ in rows for v, ci in zip(bucket.values, bucket.ci)), default=1.0)
     top = top or 1.0
     scale = (base_y - 10) / top
-    title = f"{_BUCKET_TITLES[kind]}: {escape(rows[0][0].measure)} per system and bucket, with 95% CI"
+    title = f"{escape(_bucket_title(kind, metric))}: {escape(rows[0][0].measure)} per system and bucket, with 95% CI"
     parts = [f"<svg class=\"chart\" role=\"group\" aria-label=\"{title}\" viewBox=\"0 0 {width} {height}\" "
              f"width=\"{width}\" height=\"{height}\"><title>{title}</title>"
              f"<line class=\"axis\" x1=\"{left}\" y1=\"{base_y}\" x2=\"{width - 5}\" y2=\"{base_y}\"/>"
-             f"<text x=\"2\" y=\"14\">{_bucket_value(kind, top) if kind != 'sentence BLEU' else int(top)}</text>"]
+             f"<text x=\"2\" y=\"14\">{_bucket_value(kind, top) if not kind.startswith('sentence ') else int(top)}"
+             "</text>"]
     for g, (bucket, pick, system_picks) in enumerate(rows):
         x0 = left + g * group_w
         bars = []
@@ -485,8 +536,9 @@ def _bootstrap_chart(c: Comparison, k: int, picks: _Picks) -> str:
     for b, count in enumerate(counts):
         centre = low + (b + 0.5) * (high - low) / len(counts)
         h = count / top * (base_y - 10)
-        bars["worse" if (centre > 0 if lower else centre < 0) else "better"].append(
-            f"<rect class=\"bar {'neg' if centre < 0 else 'pos'}\" x=\"{pad + b * bin_w:.1f}\" "
+        side = "worse" if (centre > 0 if lower else centre < 0) else "better"
+        bars[side].append(  # coloured by what the side means (TER: a positive delta is a loss)
+            f"<rect class=\"bar {'neg' if side == 'worse' else 'pos'}\" x=\"{pad + b * bin_w:.1f}\" "
             f"y=\"{base_y - h:.1f}\" width=\"{max(0.5, bin_w - 1):.1f}\" height=\"{h:.1f}\"/>")
     # a pick for each side that has bars (every resample on one side: one pick)
     sides = {side: picks.add(f"{c.systems[k]} {side} than the baseline", system=k, sign=side)
@@ -516,6 +568,9 @@ def _where(c: Comparison, picks: _Picks) -> str:
     parts = [_legend(c)]
     for kind in ("reference length", "sentence BLEU", "word frequency"):
         parts.append(_bucket_table(c, kind, picks))
+    for metric in c.sentence_metrics:  # every other metric of -m: its own scores of the same groups
+        parts.append(_bucket_table(c, "reference length", picks, metric))
+        parts.append(_bucket_table(c, f"sentence {metric}", picks, metric))
     parts.append(_ngram_lists(c, picks))
     curves = []
     for k in range(1, len(c.systems)):
@@ -532,8 +587,9 @@ def _documents(c: Comparison, picks: _Picks) -> str:
     table = _bucket_table(c, "document", picks)
     if not table:
         return ""
+    others = "".join(_bucket_table(c, "document", picks, metric) for metric in c.sentence_metrics)
     return (f"<section aria-labelledby=\"h-documents\"><h2 id=\"h-documents\">Documents</h2>"
-            f"{table.split('</h3>', 1)[1]}</section>")
+            f"{table.split('</h3>', 1)[1]}{others}</section>")
 
 
 def _sentence_row(c: Comparison, segment: Segment) -> str:
@@ -552,6 +608,11 @@ def _sentence_row(c: Comparison, segment: Segment) -> str:
     for entry in segment.systems[1:]:
         delta = entry.sentence_bleu - base
         cells.append(f"<td class=\"num {_delta_class(delta)}\">{_signed(delta)}</td>")
+    for m, metric in enumerate(c.sentence_metrics):  # every other metric of -m: its sentence scores and deltas
+        lower = _lower(metric)
+        cells += [f"<td class=\"num\">{_num(entry.scores[m])}</td>" for entry in segment.systems]
+        cells += [f"<td class=\"num {_delta_class(entry.scores[m] - segment.systems[0].scores[m], lower)}\">"
+                  f"{_signed(entry.scores[m] - segment.systems[0].scores[m])}</td>" for entry in segment.systems[1:]]
     return f"<tr id=\"s{n}\" data-n=\"{n}\">{''.join(cells)}</tr>"
 
 
@@ -572,6 +633,9 @@ def _sentences(c: Comparison, lazy: bool) -> str:
         heads.append(_sort_head(f"BLEU {escape(name)}", f"b{k}"))
     for k, name in enumerate(c.systems[1:], 1):
         heads.append(_sort_head(f"Δ {escape(name)}", f"d{k}"))
+    for metric in c.sentence_metrics:
+        heads += [f"<th scope=\"col\">{escape(metric)} {escape(name)}</th>" for name in c.systems]
+        heads += [f"<th scope=\"col\">Δ {escape(metric)} {escape(name)}</th>" for name in c.systems[1:]]
     options = "".join(f"<option value=\"{k}\">{escape(name)}</option>" for k, name in enumerate(c.systems) if k)
     controls = (
         "<form id=\"filters\" hidden role=\"search\" aria-label=\"Filter sentences\">"
@@ -606,17 +670,19 @@ def _sentences(c: Comparison, lazy: bool) -> str:
             f"{table}</section>")
 
 
-def _data(c: Comparison, picks: _Picks, lazy: bool) -> dict[str, Any]:
-    """What the script needs: names, sentence BLEU per segment and system, what each pick selects, and
-    for a lazy page the rows' HTML (escaped here, like every row), inserted as the reader scrolls."""
+def _data(c: Comparison, picks: _Picks, lazy: bool) -> Iterator[str]:
+    """What the script needs, as pieces of its JSON: names, sentence BLEU per segment and system, what each
+    pick selects, and for a lazy page the rows' HTML (escaped here, like every row), inserted as the reader
+    scrolls. The rows are made and written one at a time, never held together."""
     data: dict[str, Any] = {
         "systems": list(c.systems),
         "bleu": [[entry.sentence_bleu for entry in segment.systems] for segment in c.segments],
         "picks": picks.items,
     }
-    if lazy:
-        data["rows"] = [_sentence_row(c, segment) for segment in c.segments]
-    return data
+    if not lazy:
+        yield embedded_json(data)
+        return
+    yield from _embedded_json_pieces(data, "rows", (_sentence_row(c, segment) for segment in c.segments))
 
 
 #: Above this many sentences the rows travel in the page data, not in a ``<noscript>`` table (without
@@ -632,21 +698,29 @@ def comparison_page(c: Comparison, lazy_above: int = LAZY_ROWS) -> str:
     table, so they read without JavaScript. Either way the script renders
     the rows in windows; sorting and filtering run over every row.
     """
+    return "".join(comparison_page_pieces(c, lazy_above))
+
+
+def comparison_page_pieces(c: Comparison, lazy_above: int = LAZY_ROWS) -> Iterator[str]:
+    """:func:`comparison_page` in pieces, for writing a large page without holding it (or its rows) whole."""
     lazy = len(c.segments) > lazy_above
     title = "bleucli compare: " + " vs ".join(c.systems)
     picks = _Picks()
     where = _where(c, picks)  # the picks are numbered in page order
     documents = _documents(c, picks)
-    return (
+    yield (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{content_security_policy()}\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         "<meta name=\"referrer\" content=\"no-referrer\">"
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"{_header(c)}<main>{_systems(c)}{where}{documents}{_sentences(c, lazy)}</main>"
-        f"<script type=\"application/json\" id=\"bleucli-data\">{embedded_json(_data(c, picks, lazy))}</script>"
-        f"<script>{_JS}</script></body></html>\n"
+        f"{_header(c)}<main>{_systems(c)}{where}{documents}"
     )
+    yield _sentences(c, lazy)
+    yield "</main><script type=\"application/json\" id=\"bleucli-data\">"
+    yield from _data(c, picks, lazy)
+    yield f"</script><script>{_JS}</script></body></html>\n"
 
 
-__all__ = ["LAZY_ROWS", "comparison_page", "content_security_policy", "embedded_json", "highlighted"]
+__all__ = ["LAZY_ROWS", "comparison_page", "comparison_page_pieces", "content_security_policy", "embedded_json",
+           "highlighted"]

@@ -85,7 +85,7 @@ def comparison_record(c: Comparison) -> dict[str, Any]:
         "systems": systems,
         "pairwise_p_values": [list(row) for row in c.pairwise],
         "rankings": [ranking_data(r) for r in c.rankings],
-        "buckets": [{"kind": b.kind, "label": b.label, "count": b.count, "measure": b.measure,
+        "buckets": [{"kind": b.kind, "metric": b.metric, "label": b.label, "count": b.count, "measure": b.measure,
                      "values": list(b.values), "ci": list(b.ci), "segments": list(b.segments),
                      **({"by_system": [list(m) for m in b.by_system]} if b.by_system else {})}
                     for b in c.buckets],
@@ -99,6 +99,7 @@ def comparison_record(c: Comparison) -> dict[str, Any]:
             {"number": s.number, "source": s.source, "document": s.document, "references": list(s.references),
              "systems": [{"hypothesis": e.hypothesis, "sentence_bleu": e.sentence_bleu,
                           "statistics": list(e.statistics),
+                          "sentence_scores": dict(zip(c.sentence_metrics, e.scores)),
                           "matched_ngrams": [list(starts) for starts in e.counted]} for e in s.systems]}
             for s in c.segments
         ],

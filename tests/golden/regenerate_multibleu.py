@@ -10,6 +10,13 @@ Each case is the script, its arguments, the files it reads (small ones inline;
 large ones named under tests/data), stdin, and what the script printed on
 stdout with its exit code. tests/test_multibleu.py replays every case through
 ``bleucli multi-bleu`` / ``multi-bleu-detok``.
+
+Deliberate departures: where the script prints a number for input it cannot
+score (a reference file with fewer lines than the hypothesis, whose missing
+lines it scores against the stand-in length 9999), bleucli refuses with exit 3
+and prints nothing on stdout. Such a case carries ``"refused"`` (the part of
+bleucli's one-line message the test checks) and keeps the script's own output
+under ``perl_stdout``/``perl_exit``; its ``stdout``/``exit`` are bleucli's.
 """
 
 from __future__ import annotations
@@ -39,8 +46,9 @@ DATA_CASES = [
 
 #: Small cases: every file inline (text, written as UTF-8 bytes unless given as latin-1 escapes).
 EDGE_CASES = [
-    # a hypothesis line with no reference line: reference length 9999
-    ("multi-bleu", [], {"ref": "a b c d e\n"}, "a b c d e\na b c d e\n"),
+    # a hypothesis line with no reference line: the script scores it against length 9999; bleucli refuses
+    ("multi-bleu", [], {"ref": "a b c d e\n"}, "a b c d e\na b c d e\n",
+     "ref: 1 reference line for 2 hypothesis lines"),
     # no 4-gram match: BLEU = 0.00
     ("multi-bleu", [], {"ref": "a b c d e f\n"}, "a b c x e f\n"),
     # several references by stem: ref0, ref1, then ref itself, then extra files (one missing)
@@ -93,7 +101,7 @@ def main() -> None:
                                               check=True, capture_output=True).stdout)
             scripts[name] = target
         for kind, all_cases in (("data", DATA_CASES), ("inline", EDGE_CASES)):
-            for script, args, files, hyp in all_cases:
+            for script, args, files, hyp, *refused in all_cases:
                 work = folder / f"case{len(cases)}"
                 work.mkdir()
                 materialise(work, files, kind == "data")
@@ -106,6 +114,10 @@ def main() -> None:
                                      capture_output=True)
                 case = {"script": script, "args": [*args, *refs], "stdout": run.stdout.decode("utf-8"),
                         "exit": run.returncode}
+                if refused:  # bleucli's answer; the script's is kept beside it
+                    case = {"script": script, "args": [*args, *refs], "stdout": "", "exit": 3,
+                            "refused": refused[0], "perl_stdout": run.stdout.decode("utf-8"),
+                            "perl_exit": run.returncode}
                 if kind == "data":
                     case.update(data_files=files, data_stdin=hyp)
                 else:
