@@ -546,14 +546,17 @@ class CHRF(Metric[ChrfRefData]):
 
     def _score_fields(self, nrefs: int) -> dict[str, Any]:
         """A sentence score's fields but the score (as :meth:`score_from_statistics` sets them), kept
-        while the signature stays the same: the C functions make each score object from them."""
-        signature = self.signature(nrefs)
+        while nothing the signature depends on changes: the C functions make each score object from
+        them, and building the signature's key would otherwise be a fifth of a sentence score."""
+        extra = self.signature_fields
+        key = (nrefs, self.char_order, self.word_order, self.beta, self.lowercase, self.whitespace,
+               self.eps_smoothing, tuple(extra.items()) if extra else ())
         kept = self._sentence_fields
-        if kept is not None and kept[0] is signature:
+        if kept is not None and kept[0] == key:
             return kept[1]
-        fields = {"name": self.name, "signature": signature, "mean": None, "ci": None,
+        fields = {"name": self.name, "signature": self.signature(nrefs), "mean": None, "ci": None,
                   "char_order": self.char_order, "word_order": self.word_order, "beta": self.beta}
-        self._sentence_fields = (signature, fields)
+        self._sentence_fields = (key, fields)
         return fields
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
