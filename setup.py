@@ -26,5 +26,7 @@ class BuildWithRegistry(build_py):
 
 setup(
     cmdclass={"build_py": BuildWithRegistry},
-    ext_modules=[Extension("bleucli._speedups", ["bleucli/_speedups.c"], optional=True)],
+    ext_modules=[Extension("bleucli._speedups", ["bleucli/_speedups.c"], optional=True,
+                           # included by _speedups.c: a change rebuilds the extension
+                           depends=["bleucli/_speedups_chrf.c"])],
 )

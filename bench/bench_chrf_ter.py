@@ -3,6 +3,13 @@
 Usage::
 
     python bench/bench_chrf_ter.py [--data ../shared/data] [--runs 5] [--big-runs 3] [--skip-big]
+    python bench/bench_chrf_ter.py --chrf-targets [--runs 3] [--cli-lines 100000]
+
+``--chrf-targets`` measures chrF's rows instead (:func:`chrf_targets`): the Python API on 20,000
+unique pairs (chrF2, chrF2++), ``sentence_score`` on 5,000 of them, a 100x100 ``pairwise_scores``
+matrix against fastchrf's ``pairwise_chrf`` (every cell checked against sacreBLEU's
+``sentence_chrf``), and the command line (start-up included, CPU of the process and its peak
+memory) on ``--cli-lines`` unique lines.
 
 Two corpora:
 
@@ -106,18 +113,98 @@ CONFIGS = [
 ]
 
 
+def _median_pair(runs: int, ours: Callable[[], object], theirs: Callable[[], object]) -> tuple[float, float, bool]:
+    """Median CPU seconds of two alternating callables, and whether their results were equal."""
+    ours_t, theirs_t = [], []
+    equal = True
+    for _ in range(runs):
+        t, a = timed(ours)  # type: ignore[arg-type]
+        ours_t.append(t)
+        t, b = timed(theirs)  # type: ignore[arg-type]
+        theirs_t.append(t)
+        equal = equal and a == b
+    return statistics.median(ours_t), statistics.median(theirs_t), equal
+
+
+def _report(label: str, n: int, name: str, ours: float, theirs: float, equal: bool, rival: str = "sacreBLEU") -> tuple:
+    print(f"{label:<12} {n:>7} {name:<10} bleucli {ours:8.3f}s  {rival} {theirs:8.3f}s  x{theirs / ours:5.1f}  "
+          f"equal={equal}", flush=True)
+    return (label, n, name, ours, theirs, theirs / ours, equal, rival)
+
+
+def chrf_targets(data: Path, runs: int = 3, pairs: int = 20_000, sentences: int = 5_000,
+                 cli_lines: int = 100_000) -> list[tuple]:
+    """chrF's rows: Python API, sentence_score, a 100x100 pairwise matrix, the command line.
+
+    Each row: (label, size, name, bleucli seconds, rival seconds, ratio, equal, rival); CPU time,
+    medians of ``runs`` alternating runs (the command line: ``bench_cli.measure``, start-up and
+    peak memory of each process included).
+    """
+    import sacrebleu.metrics as oracle
+    from sacrebleu import sentence_chrf
+
+    import bleucli
+    rows = []
+    hyps, refs = mixed(data, pairs)
+    rows += bench(f"unique-{pairs // 1000}k", hyps, refs, runs, CONFIGS[:2])
+
+    ours_metric, their_metric = bleucli.CHRF(), oracle.CHRF()
+    pairs_list = list(zip(hyps[:sentences], refs[0][:sentences]))
+    rows.append(_report("sentence", len(pairs_list), "chrF2", *_median_pair(
+        runs, lambda: [ours_metric.sentence_score(h, [r]).score for h, r in pairs_list],
+        lambda: [their_metric.sentence_score(h, [r]).score for h, r in pairs_list])))
+
+    try:
+        import fastchrf
+    except ImportError:
+        print("pairwise: fastchrf not installed, row skipped", flush=True)
+    else:
+        matrix_hyps, matrix_refs = hyps[:100], refs[0][:100]
+        ours_t, rust_t, equal = _median_pair(
+            runs, lambda: bleucli.CHRF().pairwise_scores(matrix_hyps, matrix_refs),
+            lambda: fastchrf.pairwise_chrf([matrix_hyps], [matrix_refs])[0])
+        ours = bleucli.CHRF().pairwise_scores(matrix_hyps, matrix_refs)
+        exact = ours == [[sentence_chrf(h, [r]).score for r in matrix_refs] for h in matrix_hyps]
+        rows.append(_report("pairwise", 100 * 100, "chrF2", ours_t, rust_t, exact, "fastchrf"))
+        print(f"{'':<12} every cell equals sacreBLEU's sentence_chrf: {exact}; equal to fastchrf's: {equal}",
+              flush=True)
+
+    import tempfile
+
+    from bench_cli import measure
+    cli_hyps, cli_refs = mixed(data, cli_lines)
+    with tempfile.TemporaryDirectory() as tmp:
+        ref_path, hyp_path = Path(tmp) / "ref", Path(tmp) / "hyp"
+        ref_path.write_text("".join(line + "\n" for line in cli_refs[0]), encoding="utf-8")
+        hyp_path.write_text("".join(line + "\n" for line in cli_hyps), encoding="utf-8")
+        args = (str(ref_path), "-i", str(hyp_path), "-m", "chrf", "-b")
+        ours_run = measure([sys.executable, "-m", "bleucli", *args], runs)
+        theirs_run = measure([sys.executable, "-m", "sacrebleu", *args], 1)
+    row = _report("cli", cli_lines, "chrF2", ours_run["cpu"], theirs_run["cpu"],  # type: ignore[arg-type]
+                  ours_run["out"] == theirs_run["out"])
+    print(f"{'':<12} peak memory: bleucli {ours_run['rss_mb']:.1f} MiB, sacreBLEU {theirs_run['rss_mb']:.1f} MiB",
+          flush=True)
+    rows.append(row + (ours_run["rss_mb"], theirs_run["rss_mb"]))
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data")
     parser.add_argument("--runs", type=int, default=5, help="runs per library on the 3k set (median)")
     parser.add_argument("--big-runs", type=int, default=3, help="runs per library on the 100k corpus (median)")
     parser.add_argument("--skip-big", action="store_true", help="only the 3k set")
+    parser.add_argument("--chrf-targets", action="store_true", help="chrF's rows: API, sentence, pairwise, CLI")
+    parser.add_argument("--cli-lines", type=int, default=100_000, help="unique lines of --chrf-targets' CLI row")
     args = parser.parse_args()
     import sacrebleu
     print(f"sacreBLEU {sacrebleu.__version__}, Python {sys.version.split()[0]}", flush=True)
     from common import print_matcher
 
     print_matcher()
+    if args.chrf_targets:
+        chrf_targets(args.data, args.runs, cli_lines=args.cli_lines)
+        return 0
     hyps, refs = wmt17(args.data)
     bench("wmt17-en-de", hyps, refs, args.runs, CONFIGS)
     if not args.skip_big:

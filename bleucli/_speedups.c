@@ -2585,7 +2585,10 @@ newlines(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(nn)", found, start);
 }
 
+#include "_speedups_chrf.c"
+
 static PyMethodDef methods[] = {
+    CHRF_METHODS
     {"ngram_matches", (PyCFunction)(void (*)(void))ngram_matches, METH_FASTCALL,
      "ngram_matches(hypothesis, references, max_order[, exact_str]) -> list of clipped matches, orders\n"
      "1..max_order.\n\nhypothesis and each reference: a str (characters are the tokens) or a list of str\n"

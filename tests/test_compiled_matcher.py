@@ -178,9 +178,9 @@ def test_the_environment_variable_switches_to_pure_python(monkeypatch: pytest.Mo
 
 def test_metrics_built_with_references_keep_tokens_not_tables() -> None:
     """references= holds every segment at once: the C tables (tens of KB each) are not kept, only
-    tokens, or with a tokenizer the extension runs itself (13a, char...) the text."""
+    tokens, or with a tokenizer the extension runs itself (13a, char... and chrF, read in C) the text."""
     from bleucli import BLEU, CHRF
-    from bleucli.metrics.chrf import _StoredReferences as StoredCharactersAndWords
+    from bleucli.metrics.chrf import _TextReferences as ChrfTexts
     from bleucli.metrics.compiled import StoredReferences, TextReferences
 
     refs = [["The cat sat.", "A dog"], ["The cat sits.", "The dog"]]
@@ -189,14 +189,14 @@ def test_metrics_built_with_references_keep_tokens_not_tables() -> None:
     assert [type(info) for info in bleu._ref_cache] == [TextReferences] * 2
     assert [type(info) for info in char._ref_cache] == [TextReferences] * 2
     assert [type(info) for info in nist._ref_cache] == [StoredReferences] * 2
-    assert [type(info) for info in chrf._ref_cache] == [StoredCharactersAndWords] * 2
+    assert [type(info) for info in chrf._ref_cache] == [ChrfTexts] * 2
     assert bleu._ref_cache[0].texts == ("The cat sat.", "The cat sits.")
     assert bleu._ref_cache[0].lengths == (4, 4)
     assert bleu._ref_cache[0].matches(["The", "cat", "sat", "."], 4) == [4, 3, 2, 1]
     assert char._ref_cache[0].lengths == (10, 11)
     assert char._ref_cache[0].matches("Thecat", 4) == [6, 5, 4, 3]  # char's hypotheses are strings
     assert nist._ref_cache[0] == (["The", "cat", "sat", "."], ["The", "cat", "sits", "."])
-    assert chrf._ref_cache[1] == (("Adog", ["A", "dog"]), ("Thedog", ["The", "dog"]))
+    assert chrf._ref_cache[1] == ("A dog", "The dog")
     hyps = ["The cat sat .", "the dog"]
     assert bleu.corpus_score(hyps).score == BLEU().corpus_score(hyps, refs).score
     assert char.corpus_score(hyps).score == BLEU(tokenize="char").corpus_score(hyps, refs).score

@@ -6,8 +6,11 @@ reference that gives the segment the highest F score. The corpus score is the
 F score of their sum. The float arithmetic in :func:`f_score` follows
 sacreBLEU's operation order so that scores are equal as floats.
 
-Speed: the clipped matches of every order, characters and words, come from
-the compiled matcher (:mod:`.compiled`) when it is built. Without it:
+Speed: with the extension built (:mod:`.compiled`), whole chunks of
+segments, sentence scores, pairwise matrices and reference aggregation are
+read, counted, matched and scored in C (``bleucli/_speedups_chrf.c``: the
+same integers and the same floats as this module, which stays the reference
+and the fallback). Without it:
 totals are lengths minus n-1 (no summing); n-grams of order n are
 built from order n-1 with C-level ``map``; a hypothesis order is only counted
 while its n-grams repeat (once they are distinct, sum(min(hyp, ref)) is the
@@ -28,9 +31,11 @@ from itertools import compress, repeat
 from operator import add, itemgetter, or_
 from typing import Any, Protocol
 
+from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import OptionError
 from ..options import CHRF_DEFAULTS
-from .base import Metric, Score
+from ..statistics import Statistics
+from .base import Metric, Score, check_references, count_references, reference_segments
 from .compiled import _load, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
@@ -313,6 +318,21 @@ class _StoredReferences(tuple):
                 yield match(chars, (ref_chars,), char_order), len(ref_chars), [], 0
 
 
+class _TextReferences(tuple):
+    """A segment's references as text, for the extension's chrF functions (which read them in C).
+
+    What every path of a compiled chrF keeps per segment (a metric built with
+    ``references=`` holds one per segment: text is the lightest form).
+    :meth:`CHRF.segment_statistics` gives them to C whole, with the metric's
+    options; they hold no characters or words of their own to offer ``matched``.
+    """
+
+    __slots__ = ()
+
+    def matched(self, chars: str, hyp_words: list[str], char_order: int, word_order: int) -> Iterator[_Matched]:
+        raise TypeError("text references are read by the compiled chrF functions (CHRF.segment_statistics)")
+
+
 class _PythonReferences(list):
     """Without the extension: each reference's characters, n-gram tables and prepared words."""
 
@@ -367,7 +387,23 @@ class CHRF(Metric[ChrfRefData]):
         self.name = f"chrF{self.beta}" + "+" * self.word_order
         compiled = compiled_matcher()
         self._compiled_references = None if compiled is None else compiled.References
-        super().__init__(references)
+        #: chrF in C (chunks, sentences, matrices); None without the extension (or an old build of it)
+        self._compiled_statistics: Any = getattr(compiled, "chrf_statistics", None)
+        self._compiled_sentences: Any = getattr(compiled, "chrf_sentences", None)
+        self._compiled_pairwise: Any = getattr(compiled, "chrf_pairwise", None)
+        self._compiled_aggregate: Any = getattr(compiled, "chrf_aggregate", None)
+        #: the options as the C functions take them; beta ** 2 as the float Python's int * float makes of it
+        self._compiled_settings = (self.char_order, self.word_order, float(self.beta ** 2),
+                                   float(1 + self.beta ** 2), self.lowercase, self.whitespace, self.eps_smoothing)
+        self._sentence_fields: tuple[Any, dict[str, Any]] | None = None
+        if references is None or self._compiled_statistics is None:
+            super().__init__(references)
+            return
+        super().__init__(None)
+        # prepare_references of each segment, without a method call a segment (text is what C reads)
+        refs = check_references(references)
+        self._ref_cache = list(map(_TextReferences, reference_segments(refs)))
+        self._nrefs = count_references(refs)
 
     # -- statistics ---------------------------------------------------------------
     def _chars(self, line: str) -> str:
@@ -390,6 +426,8 @@ class CHRF(Metric[ChrfRefData]):
 
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> ChrfRefData:
         word_order = self.word_order
+        if self._compiled_statistics is not None:
+            return _TextReferences(references)
         if self._compiled_references is not None:
             if not shared:
                 return _StoredReferences((self._chars(ref), self._words(ref) if word_order else None)
@@ -410,10 +448,70 @@ class CHRF(Metric[ChrfRefData]):
         return prepared
 
     def segment_statistics(self, hypothesis: str, references: ChrfRefData) -> list[int]:
+        if type(references) is _TextReferences:
+            return self._compiled_statistics([hypothesis], [references], self._compiled_settings, True)[0]
         chars = self._chars(hypothesis)
         hyp_words = self._words(hypothesis) if self.word_order else []
         matched = references.matched(chars, hyp_words, self.char_order, self.word_order)
         return self._best(len(chars), len(hyp_words), matched, len(references))
+
+    def corpus_score(self, hypotheses: Iterable[str], references: Sequence[Sequence[str | None]] | None = None,
+                     n_bootstrap: int = 1) -> Score:
+        """:meth:`Metric.corpus_score`; against the references kept at construction, a list of
+        hypotheses is summed in one C call (anything else, and any error, takes the general path)."""
+        cache = self._ref_cache
+        if references is None and n_bootstrap == 1 and type(n_bootstrap) is int and cache is not None \
+                and self._compiled_statistics is not None and type(hypotheses) is list \
+                and len(hypotheses) == len(cache) and cache:
+            try:
+                sums = self._compiled_statistics(hypotheses, cache, self._compiled_settings, False)
+            except TypeError:  # a hypothesis that is not a str: the general path says which
+                pass
+            else:
+                self._resampling = {}
+                return self.score_from_statistics(sums, self._nrefs)
+        return super().corpus_score(hypotheses, references, n_bootstrap)
+
+    def single_use_statistics(self, hypothesis: str, references: tuple[str, ...]) -> list[int]:
+        if self._compiled_statistics is not None:
+            return self._compiled_statistics([hypothesis], [references], self._compiled_settings, True)[0]
+        return super().single_use_statistics(hypothesis, references)
+
+    def _rows(self, hypotheses: Iterable[str],
+              references: Sequence[Sequence[str | None]] | None) -> Iterator[list[Any]]:
+        if references is not None or self._compiled_statistics is None:
+            return super()._rows(hypotheses, references)
+        return self._text_reference_rows(hypotheses)
+
+    def _text_reference_rows(self, hypotheses: Iterable[str]) -> Iterator[list[Any]]:
+        """The rows against the references kept at construction, a chunk at a time in C."""
+        statistics, settings = self._compiled_statistics, self._compiled_settings
+        hyps: list[str] = []
+        refs: list[Any] = []
+        for hyp, info in self._cached_segments(hypotheses):
+            hyps.append(hyp)
+            refs.append(info)
+            if len(hyps) == CHUNK_SEGMENTS:
+                yield from statistics(hyps, refs, settings, True)
+                hyps, refs = [], []
+        if hyps:
+            yield from statistics(hyps, refs, settings, True)
+
+    def chunk_rows(self, systems: Sequence[Sequence[str]],
+                   references: Sequence[tuple[str, ...]]) -> list[list[list[Any]]]:
+        if self._compiled_statistics is None:
+            return super().chunk_rows(systems, references)
+        # Each system on its own: reading a segment's references again in C costs less than keeping them.
+        statistics, settings = self._compiled_statistics, self._compiled_settings
+        return [statistics(system, references, settings, True) for system in systems]
+
+    def chunk_statistics(self, systems: Sequence[Sequence[str]],
+                         references: Sequence[tuple[str, ...]]) -> list[Statistics]:
+        if self._compiled_statistics is None or not references:
+            return super().chunk_statistics(systems, references)
+        statistics, settings = self._compiled_statistics, self._compiled_settings
+        segments = len(references)
+        return [Statistics(tuple(statistics(system, references, settings, False)), segments) for system in systems]
 
     def _best(self, hyp_length: int, hyp_n_words: int, matched: Iterable[_Matched], n_refs: int) -> list[int]:
         """The statistics against the reference with the highest F score (the first of equals)."""
@@ -446,6 +544,43 @@ class CHRF(Metric[ChrfRefData]):
     def resampled_score(self, statistics: Sequence[Any]) -> Any:
         return f_score(statistics, self.order, self.beta, self.eps_smoothing)
 
+    def _score_fields(self, nrefs: int) -> dict[str, Any]:
+        """A sentence score's fields but the score (as :meth:`score_from_statistics` sets them), kept
+        while nothing the signature depends on changes: the C functions make each score object from
+        them, and building the signature's key would otherwise be a fifth of a sentence score."""
+        extra = self.signature_fields
+        key = (nrefs, self.char_order, self.word_order, self.beta, self.lowercase, self.whitespace,
+               self.eps_smoothing, tuple(extra.items()) if extra else ())
+        kept = self._sentence_fields
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        fields = {"name": self.name, "signature": self.signature(nrefs), "mean": None, "ci": None,
+                  "char_order": self.char_order, "word_order": self.word_order, "beta": self.beta}
+        self._sentence_fields = (key, fields)
+        return fields
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
+        # In one C call for a str and a list or tuple of str (anything else: the checks of the base class).
+        if self._compiled_sentences is not None and type(hypothesis) is str and type(references) in (list, tuple) \
+                and references and all(map(str.__instancecheck__, references)):
+            nrefs = self._nrefs = len(references)
+            result: CHRFScore = self._compiled_sentences(hypothesis, references, self._compiled_settings, CHRFScore,
+                                                         self._score_fields(nrefs))
+            return result
+        return super().sentence_score(hypothesis, references)
+
+    def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
+        if self._compiled_sentences is None or type(references) not in (list, tuple) or not references \
+                or not all(map(str.__instancecheck__, references)) or isinstance(hypotheses, str):
+            return super().sentence_scores(hypotheses, references)
+        hypotheses = list(hypotheses)
+        if not all(map(str.__instancecheck__, hypotheses)):
+            return super().sentence_scores(hypotheses, references)
+        nrefs = self._nrefs = len(references)
+        scores: list[Score] = self._compiled_sentences(hypotheses, references, self._compiled_settings, CHRFScore,
+                                                       self._score_fields(nrefs))
+        return scores
+
     def _signature_fields(self) -> dict[str, object]:
         return {
             "case": "lc" if self.lowercase else "mixed",
@@ -458,6 +593,9 @@ class CHRF(Metric[ChrfRefData]):
 
     def _pairwise_matrix(self, hypotheses: list[str], references: list[str]) -> list[list[float]]:
         """:meth:`pairwise_scores`: each reference prepared once (shared tables), each hypothesis split once."""
+        if self._compiled_pairwise is not None:
+            matrix: list[list[float]] = self._compiled_pairwise(hypotheses, references, self._compiled_settings)
+            return matrix
         prepared = [self.prepare_references((ref,), True) for ref in references]
         char_order, word_order = self.char_order, self.word_order
         best, score = self._best, self.resampled_score
@@ -469,3 +607,4 @@ class CHRF(Metric[ChrfRefData]):
             matrix.append([float(score(best(n_chars, n_words, p.matched(chars, words, char_order, word_order), 1)))
                            for p in prepared])
         return matrix
+

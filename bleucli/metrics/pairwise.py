@@ -40,6 +40,9 @@ def aggregate_chrf_scores(metric: Any, hypotheses: Sequence[str], references: Se
         raise InputError("reference aggregation is defined for chrF (a CHRF metric)")
     hyps = check_strings(hypotheses, "hypotheses")
     refs = check_strings(references, "references")
+    if metric._compiled_aggregate is not None:  # the same integers and floats, counted in C
+        scores: list[float] = metric._compiled_aggregate(hyps, refs, metric._compiled_settings)
+        return scores
     n_refs = len(refs)
     char_order, word_order = metric.char_order, metric.word_order
 

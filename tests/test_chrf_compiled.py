@@ -1,0 +1,284 @@
+"""chrF and chrF++ in C (``bleucli/_speedups_chrf.c``) against the pure-Python reference.
+
+The compiled functions must give the pure-Python implementation's integers and floats bit for
+bit: every line of tests/data, random strings of every alphabet the tokenizers meet (whitespace
+only, astral characters, very long words, empty references), corpus and sentence level, every
+option that changes what is counted, the pairwise and aggregated paths, and hostile input (NUL
+bytes, lone surrogates, megabyte lines, thousands of references). Oracle tests check sacreBLEU's
+numbers once more, through both matchers. The leak tests run a path many times and compare traced
+memory: C allocations go through PyMem, which tracemalloc sees.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bleucli import CHRF
+from bleucli.metrics.pairwise import aggregate_chrf_scores
+from bleucli.statistics import sum_rows
+from datasets import REF2_AS_HYPOTHESIS, hypotheses, references, sets, system_name, system_paths
+from fast_subset import CHRF_TER_SET, slow_except
+from matchers import select_matcher
+
+#: The options that change what is counted or how it is scored (``-cc``, ``-cw``, beta,
+#: ``--chrf-whitespace``, ``-lc``, eps smoothing), chrF2 and chrF2++ first.
+VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"word_order": 2},
+    {"lowercase": True, "word_order": 2},
+    {"whitespace": True},
+    {"whitespace": True, "lowercase": True, "word_order": 1},
+    {"eps_smoothing": True, "word_order": 2},
+    {"char_order": 0, "word_order": 3},
+    {"char_order": 3, "word_order": 0, "beta": 1},
+    {"char_order": 8, "word_order": 4, "beta": 3},
+    {"char_order": 1, "word_order": 1, "eps_smoothing": True},
+]
+
+#: Alphabets of random text: what the tokenizers meet (ASCII words and punctuation, Latin with
+#: case mapping that changes length, CJK, astral, Cyrillic and Hebrew, odd whitespace and marks).
+ALPHABETS = {
+    "ascii": "abcABC .,!?()'\"-",
+    "latin": "aäAÄßẞİıIiŉǰ ̇.,",
+    "cjk": "中文日本語。、「」ｶﾀ 　",
+    "astral": "𝐀𝐁𝒜😀🀄𠀀 a.",
+    "cyrillic_hebrew": "абвАБВשלום ,.",
+    "whitespace": " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2028\u2029\u3000\u200b",
+    "marks": "e\u0301\u0308\u200d\ufeff-_/",
+}
+
+
+@pytest.fixture
+def both(monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[CHRF, CHRF]]:
+    """A function making (compiled, pure-Python) CHRF metrics with the same options."""
+    select_matcher(monkeypatch, "compiled")  # skips when the extension is not built
+
+    def make(**options: Any) -> tuple[CHRF, CHRF]:
+        select_matcher(monkeypatch, "compiled")
+        compiled = CHRF(**options)
+        assert compiled._compiled_statistics is not None
+        select_matcher(monkeypatch, "python")
+        python = CHRF(**options)
+        assert python._compiled_statistics is None
+        select_matcher(monkeypatch, "compiled")
+        return compiled, python
+
+    return make
+
+
+def _random_line(rng: random.Random, alphabet: str, longest: int) -> str:
+    length = rng.choice([0, 1, 2, 3, rng.randrange(longest + 1)])
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+def _same_everywhere(compiled: CHRF, python: CHRF, hyps: list[str], refs: list[list[str]]) -> None:
+    """Rows, corpus score, sentence scores, pairwise matrix: identical from both metrics."""
+    assert compiled.corpus_statistics(hyps, refs) == python.corpus_statistics(hyps, refs)
+    assert compiled.corpus_score(hyps, refs).score == python.corpus_score(hyps, refs).score
+    segments = [list(r) for r in zip(*refs)]
+    assert [compiled.sentence_score(h, r).score for h, r in zip(hyps, segments)] == \
+        [python.sentence_score(h, r).score for h, r in zip(hyps, segments)]
+    assert compiled.pairwise_scores(hyps[:12], refs[0][:12]) == python.pairwise_scores(hyps[:12], refs[0][:12])
+
+
+# -- real data ------------------------------------------------------------------------------
+
+
+#: The data set of the fast subset: a thousand Korean lines against two references.
+FAST_SET = "wmt24pp-en-ko"
+
+
+@pytest.mark.parametrize("name", slow_except(sets(), {FAST_SET}))
+def test_every_line_of_tests_data(name: str, both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    refs = references(name)
+    systems = [system_name(p) for p in system_paths(name)] or [REF2_AS_HYPOTHESIS]
+    for options in VARIANTS[:3]:
+        compiled, python = both(**options)
+        for system in systems:
+            hyps = list(hypotheses(name, system))
+            rows = python.corpus_statistics(hyps, refs)
+            assert compiled.corpus_statistics(hyps, refs) == rows, (system, options)
+            expected = python.score_from_statistics(sum_rows(rows), len(refs)).score
+            assert compiled.corpus_score(hyps, refs).score == expected
+            kept = CHRF(**options, references=refs)  # the references= path (one C call for the corpus)
+            assert kept.corpus_score(hyps).score == expected
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "chrF2")
+def test_every_option_on_real_segments(options: dict[str, Any], both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    refs = references(CHRF_TER_SET)
+    hyps = list(hypotheses(CHRF_TER_SET, system_name(system_paths(CHRF_TER_SET)[0])))[:300]
+    refs = [list(stream[:300]) for stream in refs] + [list(hyps[::-1])]  # a second reference
+    compiled, python = both(**options)
+    _same_everywhere(compiled, python, hyps, refs)
+    assert compiled.sentence_scores(hyps[:50], [refs[0][0], refs[1][0]]) == \
+        python.sentence_scores(hyps[:50], [refs[0][0], refs[1][0]])
+    assert [s.score for s in compiled.sentence_scores(hyps[:50], [refs[0][0], refs[1][0]])] == \
+        [s.score for s in python.sentence_scores(hyps[:50], [refs[0][0], refs[1][0]])]
+    assert aggregate_chrf_scores(compiled, hyps[:40], refs[0][:15]) == aggregate_chrf_scores(python, hyps[:40],
+                                                                                             refs[0][:15])
+
+
+# -- random strings -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alphabet", sorted(ALPHABETS))
+@pytest.mark.parametrize("seed", slow_except(range(4), {0}))
+def test_random_strings_of_every_alphabet(alphabet: str, seed: int, both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    rng = random.Random(f"{alphabet}{seed}")
+    letters = ALPHABETS[alphabet] + ALPHABETS["ascii"][:4] * (alphabet == "whitespace")
+    n = 60
+    hyps = [_random_line(rng, letters, 40) for _ in range(n)]
+    refs = [[_random_line(rng, letters, 40) for _ in range(n)] for _ in range(rng.choice([1, 2, 3]))]
+    hyps[0], refs[0][0] = "", ""  # an empty hypothesis against an empty reference
+    hyps[1] = "x" * 300  # a very long word
+    refs[0][1] = "x" * 290 + " y"
+    for options in (VARIANTS if seed == 0 else rng.sample(VARIANTS, 3)):
+        compiled, python = both(**options)
+        _same_everywhere(compiled, python, hyps, refs)
+
+
+def test_whitespace_only_and_empty(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    hyps = ["", " ", "\t \u3000", "a", " a ", "..", "(hi)", "!"]
+    refs = [["", "  ", " ", "", "a", "a.", "( hi )", "!!"], [" ", "", "\u2028", "a a", "", "", "", "!"]]
+    for options in VARIANTS:
+        compiled, python = both(**options)
+        _same_everywhere(compiled, python, hyps, refs)
+
+
+# -- hostile input --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["a\x00b\x00 c\x00", "\x00", "\ud800x\udfff \udc00.", "\ud83d\ude00 ok"],
+                         ids=["nul", "only-nul", "lone-surrogates", "surrogate-pair-as-two"])
+def test_nul_bytes_and_lone_surrogates_are_characters(text: str, both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    """The pure path treats both as characters like any other (Python strings hold them); so does C."""
+    for options in VARIANTS[:6]:
+        compiled, python = both(**options)
+        _same_everywhere(compiled, python, [text, text[::-1], "x"], [[text, text, text + "\x00"]])
+
+
+@pytest.mark.slow  # the pure path counts a megabyte's n-grams in dicts: seconds
+def test_megabyte_lines(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    rng = random.Random(1)
+    words = ["".join(rng.choice("abcdefgh") for _ in range(rng.randrange(1, 9))) for _ in range(2000)]
+    hyp = " ".join(rng.choice(words) for _ in range(200_000))[:1_000_000]
+    ref = " ".join(rng.choice(words) for _ in range(200_000))[:1_000_000]
+    compiled, python = both(word_order=2)
+    assert len(hyp) == len(ref) == 1_000_000
+    assert compiled.corpus_statistics([hyp, "a b"], [[ref, "a"]]) == python.corpus_statistics([hyp, "a b"],
+                                                                                              [[ref, "a"]])
+
+
+@pytest.mark.parametrize("count", slow_except([300, 3000], {300}))
+def test_thousands_of_references(count: int, both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    rng = random.Random(2)
+    refs = [_random_line(rng, ALPHABETS["ascii"], 30) for _ in range(count)]
+    hyps = [_random_line(rng, ALPHABETS["ascii"], 30) for _ in range(5)]
+    compiled, python = both(word_order=2)
+    assert [compiled.sentence_score(h, refs).score for h in hyps] == [python.sentence_score(h, refs).score
+                                                                       for h in hyps]
+    assert compiled.corpus_statistics(hyps, [[r] * 5 for r in refs]) == \
+        python.corpus_statistics(hyps, [[r] * 5 for r in refs])
+    assert aggregate_chrf_scores(compiled, hyps, refs) == aggregate_chrf_scores(python, hyps, refs)
+
+
+def test_bad_items_are_refused_as_the_pure_path_refuses_them(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    from bleucli.errors import BleucliError
+
+    compiled, python = both()
+    for metric in (compiled, python):
+        with pytest.raises(BleucliError):
+            metric.corpus_score(["a", 3], [["a", "b"]])  # type: ignore[list-item]
+        with pytest.raises(BleucliError):
+            metric.sentence_score("a", ["b", None])  # type: ignore[list-item]
+        with pytest.raises(BleucliError):
+            metric.sentence_score("a", [])
+    kept = CHRF(references=[["a", "b"]])
+    with pytest.raises(BleucliError, match="hypothesis 2"):
+        kept.corpus_score(["a", b"b"])  # type: ignore[list-item]
+
+
+def test_the_c_functions_refuse_what_they_cannot_read() -> None:
+    speedups = pytest.importorskip("bleucli._speedups")
+    settings = CHRF()._compiled_settings
+    with pytest.raises(TypeError, match="hypothesis 1"):
+        speedups.chrf_statistics([b"a"], [("a",)], settings, True)
+    with pytest.raises(TypeError, match="reference"):
+        speedups.chrf_statistics(["a"], [(None,)], settings, True)
+    with pytest.raises(TypeError):
+        speedups.chrf_statistics(["a"], ["a"], settings, True)  # a str is not a segment's references
+    with pytest.raises(ValueError):
+        speedups.chrf_statistics(["a"], [()], settings, True)
+    with pytest.raises(ValueError):
+        speedups.chrf_statistics(["a"], [], settings, True)
+    with pytest.raises(TypeError):
+        speedups.chrf_statistics(["a"], [("a",)], (6, 2), True)
+    with pytest.raises(ValueError):
+        speedups.chrf_pairwise(["a"], [], settings)
+    with pytest.raises(ValueError):
+        speedups.chrf_statistics(["a"], [("a",)], (-1, 2, 4.0, 5.0, False, False, False), True)
+
+
+# -- sacreBLEU ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", VARIANTS[:6], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "chrF2")
+def test_oracle_on_random_and_real_segments(options: dict[str, Any], matcher: str) -> None:
+    oracle = pytest.importorskip("sacrebleu.metrics")
+    rng = random.Random(7)
+    letters = ALPHABETS["latin"] + ALPHABETS["ascii"] + ALPHABETS["astral"]
+    hyps = [_random_line(rng, letters, 30) for _ in range(40)]
+    refs = [[_random_line(rng, letters, 30) or "x" for _ in range(40)]]
+    name = CHRF_TER_SET
+    hyps += list(hypotheses(name, system_name(system_paths(name)[0])))[:100]
+    refs[0] += list(references(name)[0][:100])
+    ours, theirs = CHRF(**options), oracle.CHRF(**options)
+    assert ours.corpus_score(hyps, refs).score == theirs.corpus_score(hyps, refs).score
+    assert [ours.sentence_score(h, [r]).score for h, r in zip(hyps, refs[0])] == \
+        [theirs.sentence_score(h, [r]).score for h, r in zip(hyps, refs[0])]
+
+
+# -- leaks ----------------------------------------------------------------------------------
+
+
+def _traced_growth(run: Callable[[], Any], times: int) -> int:
+    """Bytes still allocated after ``times`` more runs than a first warm-up batch left."""
+    for _ in range(200):
+        run()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(times):
+            run()
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("times", slow_except([5_000, 100_000], {5_000}))
+def test_no_memory_is_kept_by_the_c_paths(times: int, both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    compiled, _ = both(word_order=2)
+    hyp, refs = "Die Katze (sitzt) auf der Matte.", ["Eine Katze sitzt auf der Matte!", "Die Katze saß."]
+    kept = CHRF(word_order=2, references=[[refs[0]] * 3])
+    paths = {
+        "sentence_score": lambda: compiled.sentence_score(hyp, refs),
+        "sentence_scores": lambda: compiled.sentence_scores([hyp, hyp[::-1]], refs),
+        "corpus_statistics": lambda: compiled.corpus_statistics([hyp, "x"], [refs[:2], ["y", "z"]]),
+        "references=": lambda: kept.corpus_score([hyp, hyp.upper(), ""]),
+        "pairwise": lambda: compiled.pairwise_scores([hyp, "x"], refs),
+        "aggregate": lambda: aggregate_chrf_scores(compiled, [hyp, "x"], refs),
+        "error": lambda: pytest.raises(TypeError, compiled._compiled_statistics, [hyp, 1], [refs, refs],
+                                       compiled._compiled_settings, True),
+    }
+    for name, run in paths.items():
+        growth = _traced_growth(run, times // 10 if name != "sentence_score" else times)
+        assert growth < 16_384, (name, growth)
