@@ -446,6 +446,13 @@ class CHRF(Metric[ChrfRefData]):
     def resampled_score(self, statistics: Sequence[Any]) -> Any:
         return f_score(statistics, self.order, self.beta, self.eps_smoothing)
 
+    def scores_from_statistics_matrix(self, matrix: Any) -> Any:
+        """:meth:`resampled_score` of every row at once, bit for bit (:func:`.vectorized.chrf_scores`)."""
+        from .vectorized import chrf_scores
+
+        scores = chrf_scores(matrix, self.order, self.beta, self.eps_smoothing)
+        return super().scores_from_statistics_matrix(matrix) if scores is None else scores
+
     def _signature_fields(self) -> dict[str, object]:
         return {
             "case": "lc" if self.lowercase else "mixed",

@@ -323,20 +323,9 @@ def randomization_sums(pairs: Sequence[tuple[Any, Any]], draws: Iterator[Any], n
 
 
 def _score_matrix(metric: Metric, rows: Any) -> Any:
-    """Score every row through ``metric.score_from_statistics``.
-
-    Float rows (bootstrap: float32) are passed as numpy rows so that the
-    metric's arithmetic sees the same float32 values as in sacreBLEU. Integer
-    rows are passed as Python ints: the same values, and the same results for
-    anything below 2**53, but several times faster than numpy int64 scalars.
-    """
-    np = _numpy()
-    score = metric.resampled_score
-    if rows.dtype.kind in "iub":
-        values = [score(row) for row in rows.tolist()]
-    else:
-        values = [score(row) for row in rows]
-    return np.array(values)  # dtype as sacreBLEU's: float32 where the metric stays in float32
+    """Score every row: ``metric.scores_from_statistics_matrix`` (the values ``resampled_score`` gives,
+    in the dtype sacreBLEU's array of them has: float32 where the metric stays in float32)."""
+    return metric.scores_from_statistics_matrix(rows)
 
 
 # -- parallel scoring ---------------------------------------------------------------------
