@@ -202,3 +202,35 @@ def test_paired_tests_and_intervals_equal_the_scalar_path(matcher: str, name: st
     fast = run()
     scalar_everywhere(monkeypatch)
     assert run() == fast
+
+
+# -- the draws, and the counts shared by the metrics of a run ---------------------------------------
+@pytest.mark.parametrize("n_seg", [1, 3, 2037])
+def test_bootstrap_draws_are_the_stream_of_choice(n_seg: int) -> None:
+    """sacreBLEU draws with ``rng.choice(n_seg, size=(n, n_seg))``: the blocks drawn here are that stream."""
+    n = 130
+    expected = np.random.default_rng(12345).choice(n_seg, size=(n, n_seg), replace=True)
+    for block in (None, 64, 7):
+        got = np.concatenate(list(significance._bootstrap_draws(np.random.default_rng(12345), n_seg, n, block)))
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("kind", ["int", "float", "big-int"])
+def test_shared_counts_give_the_sums_of_the_draws(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = np.random.default_rng(2)
+    if kind == "int":
+        matrices = [rnd.integers(0, 60, size=(301, 4)), rnd.integers(0, 9, size=(301, 18))]
+    elif kind == "big-int":  # float32 sums beyond 2**24: summed literally, in draw order
+        matrices = [rnd.integers(0, 2**22, size=(301, 2)), rnd.integers(0, 9, size=(301, 3))]
+    else:
+        matrices = [rnd.random((301, 2)) * 40, rnd.integers(0, 9, size=(301, 3))]
+    for seed in (12345, 0):
+        significance._counts_cache.clear()
+        expected = bootstrap_sums(matrices, significance._bootstrap_draws(np.random.default_rng(seed), 301, 150), 150)
+        for _ in range(2):  # counted, then taken from the cache
+            got = significance._seeded_bootstrap_sums(matrices, seed, 150)
+            for g, e in zip(got, expected):
+                assert g.dtype == e.dtype and np.array_equal(g, e)
+    monkeypatch.setattr(significance, "_COUNTS_CACHE_ELEMENTS", 10)  # too large to keep: streamed
+    got = significance._seeded_bootstrap_sums(matrices, 0, 150)
+    assert all(np.array_equal(g, e) for g, e in zip(got, expected))
