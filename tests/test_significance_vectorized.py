@@ -234,3 +234,18 @@ def test_shared_counts_give_the_sums_of_the_draws(kind: str, monkeypatch: pytest
     monkeypatch.setattr(significance, "_COUNTS_CACHE_ELEMENTS", 10)  # too large to keep: streamed
     got = significance._seeded_bootstrap_sums(matrices, 0, 150)
     assert all(np.array_equal(g, e) for g, e in zip(got, expected))
+
+
+class RowByRowBLEU(BLEU):
+    """A metric with only the per-row reference, as a plugin metric has: its rows go to workers with ``jobs``."""
+
+    scores_from_statistics_matrix = Metric.scores_from_statistics_matrix
+
+
+def test_row_by_row_metrics_are_scored_in_workers_with_the_same_results(matcher: str) -> None:
+    stats = real_statistics("bleu", matcher)
+    vectorised_result = paired_bootstrap(BLEU(), stats[0], stats[1:], 150, 12345, nrefs=1)
+    for jobs in (1, 2):
+        result = paired_bootstrap(RowByRowBLEU(), stats[0], stats[1:], 150, 12345, nrefs=1, jobs=jobs)
+        assert result == vectorised_result
+        assert [d.tobytes() for d in result.deltas] == [d.tobytes() for d in vectorised_result.deltas]

@@ -119,21 +119,32 @@ def bleu_scores(matrix: Any, max_order: int, smooth_method: str, smooth_value: f
             value = 100.0 * correct[n] / total[n]
             precisions[:, n] = np.where(live & ~zero, value, precisions[:, n])
 
-    # The log-mean in Python: math.log per precision, sum(...) per row, as the scalar code does.
-    log = math.log
-    flat = [log(p) if p != 0.0 else log_zero for p in precisions.ravel().tolist()]
+    # The log-mean in Python: math.log per precision, sum(...) per row, as the scalar code does
+    # (the same types too: the int log_zero for a zero precision).
+    log, exp = math.log, math.exp
+    values = precisions.ravel()
+    if values.all():  # no zero precision (the usual case): math.log of every value
+        flat = list(map(log, values.tolist()))
+    else:
+        flat = [log(p) if p != 0.0 else log_zero for p in values.tolist()]
     if effective_order:
         starts = range(0, rows * max_order, max_order)
         sums = [sum(flat[s:s + u]) for s, u in zip(starts, used.tolist())]
     else:
-        sums = [sum(flat[s:s + max_order]) for s in range(0, rows * max_order, max_order)]
-    exp = math.exp
-    # rows without any match return 0.0 before this point in the scalar code (no exp that could overflow)
-    means = [0.0 if skip else exp(s / u) for s, u, skip in zip(sums, used.tolist(), nothing.tolist())]
+        sums = list(map(sum, zip(*[iter(flat)] * max_order)))
+    # sum / used_orders: a float (or an exact int) over an int, as float64 divides them
+    ratio = np.array(sums, dtype=np.float64) / used
+    ratio[nothing] = 0.0  # these rows return 0.0 before the exp in the scalar code (none may overflow)
+    means = np.array(list(map(exp, ratio.tolist())), dtype=np.float64)
 
-    bp = [(exp(1 - r / s) if s > 0 else 0.0) if s < r else 1.0
-          for s, r in zip(map(int, sys_len.tolist()), map(int, ref_len.tolist()))]
-    scores = np.array(bp, dtype=np.float64) * np.array(means, dtype=np.float64)
+    # BP: 1 unless the hypothesis is shorter; exp(1 - ref_len / sys_len) of the (exact) integer lengths
+    bp = np.ones(rows, dtype=np.float64)
+    short = sys_len < ref_len
+    bp[short & (sys_len <= 0)] = 0.0
+    computed = short & (sys_len > 0)
+    if computed.any():
+        bp[computed] = list(map(exp, (1 - ref_len[computed] / sys_len[computed]).tolist()))
+    scores = bp * means
     scores[nothing] = 0.0
     return scores
 

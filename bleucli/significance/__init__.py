@@ -396,8 +396,15 @@ def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[A
     """Score a list of resampled-statistics matrices, in worker processes if ``jobs`` asks.
 
     The metric and the matrices reach each worker once (:class:`~bleucli.engine.executor.Workers`);
-    the largest matrices are scored first. The scores do not depend on ``jobs``.
+    the largest matrices are scored first. A metric that scores whole matrices at once (its own
+    ``scores_from_statistics_matrix``) is scored in this process. The scores do not depend on ``jobs``.
     """
+    from ..metrics.base import Metric
+
+    if type(metric).scores_from_statistics_matrix is not Metric.scores_from_statistics_matrix:
+        # Scored a matrix at a time (BLEU, chrF, TER): shipping the matrices to workers costs more
+        # CPU than scoring them takes, so they are scored here whatever ``jobs`` says.
+        return [_score_matrix(metric, matrix) for matrix in matrices]
     order = sorted(range(len(matrices)), key=lambda i: -matrices[i].shape[0])
     out: list[Any] = [None] * len(matrices)
     with Workers((metric, matrices), jobs, tasks=len(matrices)) as workers:
