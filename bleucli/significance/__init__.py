@@ -182,6 +182,25 @@ def _as_rows(stats: Stats | Any) -> list[list[Any]]:
     return [list(row) for row in stats]
 
 
+def _inherited(metric: Metric, method: str) -> bool:
+    """Whether ``metric`` uses :class:`~bleucli.metrics.base.Metric`'s own ``method`` (by name: the
+    base class is not imported here, which would make the metrics and this package import each other)."""
+    return getattr(type(metric), method).__qualname__ == f"Metric.{method}"
+
+
+def _corpus_totals(metric: Metric, stats: Stats | Any, matrix: Any) -> list[Any]:
+    """``metric.aggregate`` of the rows: the full corpus's statistics, as ``corpus_score`` sums them.
+
+    Integer rows summed by the default aggregation are summed by numpy (the same Python ints, exact);
+    anything else (float columns, summed left to right) goes through ``metric.aggregate``.
+    """
+    np = _numpy()
+    if (matrix.dtype.kind == "i" and _inherited(metric, "aggregate")
+            and int(np.abs(matrix).max()) * matrix.shape[0] < 2**62):  # no int64 overflow
+        return matrix.sum(axis=0, dtype=np.int64).tolist()
+    return metric.aggregate(_as_rows(stats))
+
+
 def _integral(matrix: Any) -> bool:
     np = _numpy()
     if matrix.dtype.kind in "biu":
@@ -399,9 +418,8 @@ def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[A
     the largest matrices are scored first. A metric that scores whole matrices at once (its own
     ``scores_from_statistics_matrix``) is scored in this process. The scores do not depend on ``jobs``.
     """
-    from ..metrics.base import Metric
-
-    if type(metric).scores_from_statistics_matrix is not Metric.scores_from_statistics_matrix:
+    resolve_jobs(jobs)  # a bad value is refused whatever runs where
+    if not _inherited(metric, "scores_from_statistics_matrix"):
         # Scored a matrix at a time (BLEU, chrF, TER): shipping the matrices to workers costs more
         # CPU than scoring them takes, so they are scored here whatever ``jobs`` says.
         return [_score_matrix(metric, matrix) for matrix in matrices]
@@ -532,8 +550,8 @@ def _prepare(
     labels = list(names) if names is not None else default_system_names(1 + len(systems))
     if len(labels) != 1 + len(systems):
         raise OptionError(f"{len(labels)} names given for {1 + len(systems)} systems (baseline first)")
-    scores = [metric.score_from_statistics(metric.aggregate(_as_rows(s)), nrefs)
-              for s in (baseline_stats, *systems_stats)]
+    scores = [metric.score_from_statistics(_corpus_totals(metric, stats, matrix), nrefs)
+              for stats, matrix in zip((baseline_stats, *systems_stats), (baseline, *systems))]
     if any(math.isinf(score.score) for score in scores):  # inf - inf: every difference would be NaN
         raise OptionError(f"paired tests need finite scores, but {scores[0].name} is inf "
                           "(a smaller --smooth-value gives finite scores)")
