@@ -249,3 +249,14 @@ def test_row_by_row_metrics_are_scored_in_workers_with_the_same_results(matcher:
         result = paired_bootstrap(RowByRowBLEU(), stats[0], stats[1:], 150, 12345, nrefs=1, jobs=jobs)
         assert result == vectorised_result
         assert [d.tobytes() for d in result.deltas] == [d.tobytes() for d in vectorised_result.deltas]
+
+
+def test_corpus_totals_are_the_metrics_own_sums() -> None:
+    rnd = np.random.default_rng(4)
+    rows = rnd.integers(0, 50, size=(77, 10)).tolist()
+    ter_rows = [[e, r / 3] for e, r in rnd.integers(0, 50, size=(77, 2)).tolist()]
+    for metric, stats in ((BLEU(), rows), (TER(), ter_rows), (BLEU(), np.array(rows, dtype=np.int32))):
+        matrix = np.asarray(stats)
+        got = significance._corpus_totals(metric, stats, matrix)
+        expected = metric.aggregate([list(row) for row in (stats.tolist() if hasattr(stats, "tolist") else stats)])
+        assert got == expected and [type(v) for v in got] == [type(v) for v in expected]
