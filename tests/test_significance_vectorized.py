@@ -260,3 +260,14 @@ def test_corpus_totals_are_the_metrics_own_sums() -> None:
         got = significance._corpus_totals(metric, stats, matrix)
         expected = metric.aggregate([list(row) for row in (stats.tolist() if hasattr(stats, "tolist") else stats)])
         assert got == expected and [type(v) for v in got] == [type(v) for v in expected]
+
+
+@pytest.mark.parametrize("n_seg", [1, 13, 301])
+def test_kept_randomization_masks_are_the_draws(n_seg: int) -> None:
+    significance._masks_cache.clear()
+    expected = list(significance._randomization_draws(np.random.default_rng(5), n_seg, 300))
+    for _ in range(2):  # drawn, then unpacked from the cache
+        got = list(significance._seeded_masks(5, n_seg, 300))
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert g.dtype == e.dtype and np.array_equal(g, e)
