@@ -355,6 +355,27 @@ class Metric(ABC, Generic[RefData]):
         """
         return self.score_from_statistics(statistics, nrefs=self._nrefs or "?").score
 
+    def scores_from_statistics_matrix(self, matrix: Any) -> Any:
+        """:meth:`resampled_score` of every row of a numpy matrix, as ``np.array`` of the values.
+
+        This is the reference: one call per row. Float rows (bootstrap sums:
+        float32) are passed as numpy rows, so that the metric's arithmetic sees
+        the same float32 values as in sacreBLEU; integer rows as Python ints,
+        the same values and the same results below 2**53, several times faster
+        than numpy int64 scalars. The array's dtype is numpy's choice for the
+        values (float32 where the metric stays in float32). A metric may
+        override this with a faster computation of the same bits
+        (:mod:`bleucli.metrics.vectorized`), falling back to this one.
+        """
+        import numpy
+
+        score = self.resampled_score
+        if matrix.dtype.kind in "iub":
+            values = [score(row) for row in matrix.tolist()]
+        else:
+            values = [score(row) for row in matrix]
+        return numpy.array(values)
+
     def aggregate(self, rows: Iterable[Sequence[Any]]) -> list[Any]:
         """Sum statistics rows element-wise (:func:`bleucli.statistics.sum_rows`)."""
         return sum_rows(rows)

@@ -518,6 +518,14 @@ class BLEU(Metric[BLEURefData]):
         return _bleu(statistics[2: 2 + order], statistics[2 + order: 2 + 2 * order], int(statistics[0]),
                      int(statistics[1]), self.smooth_method, self.smooth_value, self.effective_order, order)[0]
 
+    def scores_from_statistics_matrix(self, matrix: Any) -> Any:
+        """:meth:`resampled_score` of every row at once, bit for bit (:func:`.vectorized.bleu_scores`)."""
+        from .vectorized import bleu_scores
+
+        scores = bleu_scores(matrix, self.max_ngram_order, self.smooth_method, self.smooth_value,
+                             self.effective_order, _LOG_ZERO)
+        return super().scores_from_statistics_matrix(matrix) if scores is None else scores
+
     #: the sentence path's signature per number of references (reset by any change of configuration)
     _sentence_signatures: dict[int, Signature]
 

@@ -580,6 +580,12 @@ class CHRF(Metric[ChrfRefData]):
         scores: list[Score] = self._compiled_sentences(hypotheses, references, self._compiled_settings, CHRFScore,
                                                        self._score_fields(nrefs))
         return scores
+    def scores_from_statistics_matrix(self, matrix: Any) -> Any:
+        """:meth:`resampled_score` of every row at once, bit for bit (:func:`.vectorized.chrf_scores`)."""
+        from .vectorized import chrf_scores
+
+        scores = chrf_scores(matrix, self.order, self.beta, self.eps_smoothing)
+        return super().scores_from_statistics_matrix(matrix) if scores is None else scores
 
     def _signature_fields(self) -> dict[str, object]:
         return {

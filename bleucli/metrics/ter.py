@@ -147,6 +147,13 @@ class TER(Metric[RefWords]):
         num_edits, ref_length = statistics
         return ter_from_statistics(num_edits, ref_length)
 
+    def scores_from_statistics_matrix(self, matrix: Any) -> Any:
+        """:meth:`resampled_score` of every row at once, bit for bit (:func:`.vectorized.ter_scores`)."""
+        from .vectorized import ter_scores
+
+        scores = ter_scores(matrix)
+        return super().scores_from_statistics_matrix(matrix) if scores is None else scores
+
     def _signature_fields(self) -> dict[str, object]:
         return {
             "case": "mixed" if self.case_sensitive else "lc",

@@ -175,7 +175,30 @@ def _as_matrix(stats: Stats | Any, what: str) -> Any:
 def _as_rows(stats: Stats | Any) -> list[list[Any]]:
     """Python rows for the full-corpus score (same arithmetic as ``corpus_score``)."""
     tolist = getattr(stats, "tolist", None)
-    return tolist() if callable(tolist) else [list(row) for row in stats]
+    if callable(tolist):
+        return tolist()
+    if type(stats) is list and all(type(row) is list for row in stats):
+        return stats  # already Python rows: only read, never changed
+    return [list(row) for row in stats]
+
+
+def _inherited(metric: Metric, method: str) -> bool:
+    """Whether ``metric`` uses :class:`~bleucli.metrics.base.Metric`'s own ``method`` (by name: the
+    base class is not imported here, which would make the metrics and this package import each other)."""
+    return getattr(type(metric), method).__qualname__ == f"Metric.{method}"
+
+
+def _corpus_totals(metric: Metric, stats: Stats | Any, matrix: Any) -> list[Any]:
+    """``metric.aggregate`` of the rows: the full corpus's statistics, as ``corpus_score`` sums them.
+
+    Integer rows summed by the default aggregation are summed by numpy (the same Python ints, exact);
+    anything else (float columns, summed left to right) goes through ``metric.aggregate``.
+    """
+    np = _numpy()
+    if (matrix.dtype.kind == "i" and _inherited(metric, "aggregate")
+            and int(np.abs(matrix).max()) * matrix.shape[0] < 2**62):  # no int64 overflow
+        return matrix.sum(axis=0, dtype=np.int64).tolist()
+    return metric.aggregate(_as_rows(stats))
 
 
 def _integral(matrix: Any) -> bool:
@@ -206,10 +229,16 @@ def _block_rows(n_seg: int, total: int) -> int:
 
 
 def _bootstrap_draws(rng: Any, n_seg: int, n_samples: int, block: int | None = None) -> Iterator[Any]:
-    """``rng.choice(n_seg, size=(n_samples, n_seg))`` in blocks of rows (same stream)."""
+    """``rng.choice(n_seg, size=(n_samples, n_seg))`` in blocks of rows (same stream).
+
+    Drawn as ``rng.integers(0, n_seg, ..., dtype=int64)``: the numbers ``choice`` draws (it calls
+    that for an integer population with replacement), at half its cost; the tests check the
+    stream against ``choice`` itself.
+    """
+    np = _numpy()
     block = block or _block_rows(n_seg, n_samples)
     for start in range(0, n_samples, block):
-        yield rng.choice(n_seg, size=(min(block, n_samples - start), n_seg), replace=True)
+        yield rng.integers(0, n_seg, size=(min(block, n_samples - start), n_seg), dtype=np.int64)
 
 
 def _randomization_draws(rng: Any, n_seg: int, n_trials: int, block: int | None = None) -> Iterator[Any]:
@@ -263,6 +292,80 @@ def bootstrap_sums(matrices: Sequence[Any], draws: Iterator[Any], n_samples: int
             out[i][start:stop] = as_f32[i][idxs].sum(axis=1)
         start = stop
     return out
+
+
+#: Seeded resample counts are kept for the next call up to this many elements (float32: 4 bytes each).
+_COUNTS_CACHE_ELEMENTS = 8_000_000
+_counts_cache: dict[tuple[int, int, int], Any] = {}
+
+
+def _seeded_counts(seed: int, n_seg: int, n_samples: int) -> Any:
+    """How often each segment is drawn in each of the seeded resamples (float32, one row per resample).
+
+    Every metric of a run, and every system of a paired test, is resampled
+    with the same seed, hence the same draws: they are counted once and the
+    last such matrix is kept (up to :data:`_COUNTS_CACHE_ELEMENTS`), so BLEU,
+    chrF and TER of one ``-pbs`` or ``-ci`` run draw once.
+    """
+    np = _numpy()
+    key = (seed, n_seg, n_samples)
+    cached = _counts_cache.get(key)
+    if cached is not None:
+        return cached
+    counts = np.empty((n_samples, n_seg), dtype=np.float32)
+    start = 0
+    for idxs in _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples):
+        _counts_into(counts[start:], idxs, n_seg)
+        start += idxs.shape[0]
+    _counts_cache.clear()
+    if counts.size <= _COUNTS_CACHE_ELEMENTS:
+        _counts_cache[key] = counts
+    return counts
+
+
+def _seeded_bootstrap_sums(matrices: Sequence[Any], seed: int | None, n_samples: int) -> list[Any]:
+    """:func:`bootstrap_sums` on the draws of ``default_rng(seed)``, the same float32 sums.
+
+    When every matrix's float32 sums are exact (integer statistics, sums below 2**24: any order of
+    summation gives the same sums) and the counts are small enough to keep, the counts of
+    :func:`_seeded_counts` are shared with the other calls of the run; otherwise the draws are
+    streamed in blocks as :func:`bootstrap_sums` does.
+    """
+    np = _numpy()
+    n_seg = matrices[0].shape[0]
+    if (seed is None or n_samples * n_seg > _COUNTS_CACHE_ELEMENTS
+            or not all(_float32_sums_are_exact(m) for m in matrices)):
+        return bootstrap_sums(matrices, _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples), n_samples)
+    stacked = np.hstack([m.astype(np.float32) for m in matrices])
+    sums = _seeded_counts(seed, n_seg, n_samples) @ stacked
+    edges = np.cumsum([0, *(m.shape[1] for m in matrices)])
+    return [np.ascontiguousarray(sums[:, edges[j]:edges[j + 1]]) for j in range(len(matrices))]
+
+
+_masks_cache: dict[tuple[int, int, int], list[Any]] = {}
+
+
+def _seeded_masks(seed: int, n_seg: int, n_trials: int) -> Iterator[Any]:
+    """:func:`_randomization_draws` of ``default_rng(seed)``, the blocks kept bit-packed for the next call.
+
+    Every metric of a ``-par`` run draws the same trials: they are drawn once, and kept packed
+    (one bit per segment and trial: 3.6 MiB for 10,000 trials of 3,000 segments) while that stays
+    within :data:`_COUNTS_CACHE_ELEMENTS` bytes.
+    """
+    np = _numpy()
+    key = (seed, n_seg, n_trials)
+    packed = _masks_cache.get(key)
+    if packed is None:
+        _masks_cache.clear()
+        blocks = []
+        for mask in _randomization_draws(np.random.default_rng(seed), n_seg, n_trials):
+            blocks.append(np.packbits(mask, axis=1))
+            yield mask
+        if n_trials * n_seg // 8 <= _COUNTS_CACHE_ELEMENTS:
+            _masks_cache[key] = blocks
+        return
+    for block in packed:
+        yield np.unpackbits(block, axis=1, count=n_seg).astype(bool)
 
 
 def randomization_sums(pairs: Sequence[tuple[Any, Any]], draws: Iterator[Any], n_trials: int) -> list[tuple[Any, Any]]:
@@ -323,20 +426,9 @@ def randomization_sums(pairs: Sequence[tuple[Any, Any]], draws: Iterator[Any], n
 
 
 def _score_matrix(metric: Metric, rows: Any) -> Any:
-    """Score every row through ``metric.score_from_statistics``.
-
-    Float rows (bootstrap: float32) are passed as numpy rows so that the
-    metric's arithmetic sees the same float32 values as in sacreBLEU. Integer
-    rows are passed as Python ints: the same values, and the same results for
-    anything below 2**53, but several times faster than numpy int64 scalars.
-    """
-    np = _numpy()
-    score = metric.resampled_score
-    if rows.dtype.kind in "iub":
-        values = [score(row) for row in rows.tolist()]
-    else:
-        values = [score(row) for row in rows]
-    return np.array(values)  # dtype as sacreBLEU's: float32 where the metric stays in float32
+    """Score every row: ``metric.scores_from_statistics_matrix`` (the values ``resampled_score`` gives,
+    in the dtype sacreBLEU's array of them has: float32 where the metric stays in float32)."""
+    return metric.scores_from_statistics_matrix(rows)
 
 
 # -- parallel scoring ---------------------------------------------------------------------
@@ -349,8 +441,14 @@ def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[A
     """Score a list of resampled-statistics matrices, in worker processes if ``jobs`` asks.
 
     The metric and the matrices reach each worker once (:class:`~bleucli.engine.executor.Workers`);
-    the largest matrices are scored first. The scores do not depend on ``jobs``.
+    the largest matrices are scored first. A metric that scores whole matrices at once (its own
+    ``scores_from_statistics_matrix``) is scored in this process. The scores do not depend on ``jobs``.
     """
+    resolve_jobs(jobs)  # a bad value is refused whatever runs where
+    if not _inherited(metric, "scores_from_statistics_matrix"):
+        # Scored a matrix at a time (BLEU, chrF, TER): shipping the matrices to workers costs more
+        # CPU than scoring them takes, so they are scored here whatever ``jobs`` says.
+        return [_score_matrix(metric, matrix) for matrix in matrices]
     order = sorted(range(len(matrices)), key=lambda i: -matrices[i].shape[0])
     out: list[Any] = [None] * len(matrices)
     with Workers((metric, matrices), jobs, tasks=len(matrices)) as workers:
@@ -419,12 +517,10 @@ def bootstrap_column_sums(matrices: Sequence[Any], n_samples: int = DEFAULT_BOOT
     with the same resamples as the p-values. Values are float32, exact for
     integer sums below 2**24.
     """
-    np = _numpy()
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = check_seed(seed)
     arrays = [_as_matrix(m, "statistics") for m in matrices]
-    draws = _bootstrap_draws(np.random.default_rng(seed), arrays[0].shape[0], n_samples)
-    return bootstrap_sums(arrays, draws, n_samples)
+    return _seeded_bootstrap_sums(arrays, seed, n_samples)
 
 
 def percentile_interval(values: Any) -> tuple[float, float]:
@@ -441,13 +537,11 @@ def confidence_interval(
 
     ``stats`` are the per-segment rows from ``metric.corpus_statistics``.
     """
-    np = _numpy()
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = check_seed(seed)
     matrix = _as_matrix(stats, "statistics")
     corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)), nrefs)
-    rng = np.random.default_rng(seed)
-    (sums,) = bootstrap_sums([matrix], _bootstrap_draws(rng, matrix.shape[0], n_samples), n_samples)
+    (sums,) = _seeded_bootstrap_sums([matrix], seed, n_samples)
     ordered = sorted(_score_matrix(metric, sums).tolist())
     low = n_samples // 40
     high = n_samples - low - 1
@@ -482,8 +576,8 @@ def _prepare(
     labels = list(names) if names is not None else default_system_names(1 + len(systems))
     if len(labels) != 1 + len(systems):
         raise OptionError(f"{len(labels)} names given for {1 + len(systems)} systems (baseline first)")
-    scores = [metric.score_from_statistics(metric.aggregate(_as_rows(s)), nrefs)
-              for s in (baseline_stats, *systems_stats)]
+    scores = [metric.score_from_statistics(_corpus_totals(metric, stats, matrix), nrefs)
+              for stats, matrix in zip((baseline_stats, *systems_stats), (baseline, *systems))]
     if any(math.isinf(score.score) for score in scores):  # inf - inf: every difference would be NaN
         raise OptionError(f"paired tests need finite scores, but {scores[0].name} is inf "
                           "(a smaller --smooth-value gives finite scores)")
@@ -521,7 +615,7 @@ def paired_bootstrap(
 
     if seed is not None:
         # Every comparison re-seeds, so all see the same resamples: draw them once.
-        sums = bootstrap_sums([baseline, *systems], draws(), n_samples)
+        sums = _seeded_bootstrap_sums([baseline, *systems], seed, n_samples)
         matrices = sums
         bl_index = [0] * len(systems)
         sys_index = list(range(1, 1 + len(systems)))
@@ -580,7 +674,7 @@ def paired_approximate_randomization(
         return _randomization_draws(np.random.default_rng(seed), n_seg, n_trials)
 
     if seed is not None:
-        pseudo = randomization_sums([(baseline, s) for s in systems], draws(), n_trials)
+        pseudo = randomization_sums([(baseline, s) for s in systems], _seeded_masks(seed, n_seg, n_trials), n_trials)
     else:
         pseudo = [randomization_sums([(baseline, s)], draws(), n_trials)[0] for s in systems]
     matrices = [m for pair in pseudo for m in pair]
