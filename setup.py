@@ -26,5 +26,7 @@ class BuildWithRegistry(build_py):
 
 setup(
     cmdclass={"build_py": BuildWithRegistry},
-    ext_modules=[Extension("bleucli._speedups", ["bleucli/_speedups.c"], optional=True)],
+    # _speedups_ter.c is #included by _speedups.c: one extension module, rebuilt when either changes
+    ext_modules=[Extension("bleucli._speedups", ["bleucli/_speedups.c"], depends=["bleucli/_speedups_ter.c"],
+                           optional=True)],
 )
