@@ -3,6 +3,7 @@
 Usage::
 
     python bench/bench_chrf_ter.py [--data ../shared/data] [--runs 5] [--big-runs 3] [--skip-big]
+    python bench/bench_chrf_ter.py --ter [--runs 5]     # only TER's rows (below)
 
 Two corpora:
 
@@ -17,6 +18,15 @@ system. Runs of the two libraries alternate, so both see the same machine load;
 the median of the runs is reported, with the ratio sacreBLEU/bleucli and a
 check that the two scores are equal as floats. Times are process CPU time
 (the machine is shared; CPU time is less sensitive to other load than wall time).
+
+TER's rows (``--ter`` runs only these; they also follow the chrF rows):
+
+* ``mixed-10k``: TER through the Python API on the first 10,000 pairs of the
+  unique corpus above, every segment score compared too (``sentence_score``
+  of each pair by both libraries, outside the timing).
+* ``cli-10k``: ``python -m bleucli REF -i HYP -m ter -b`` against ``python -m
+  sacrebleu`` on 10,000 unique lines (``common.build_large_corpus``), fresh
+  processes, start-up included, CPU time of the process and its peak RSS.
 """
 
 from __future__ import annotations
@@ -106,23 +116,72 @@ CONFIGS = [
 ]
 
 
+def ter_segments_equal(hyps: list[str], refs: list[list[str]]) -> bool:
+    """Every pair's ``sentence_score`` equal in both libraries (TER's per-segment numbers)."""
+    import sacrebleu.metrics as oracle
+
+    import bleucli
+    ours, theirs = bleucli.TER(), oracle.TER()
+    return all(ours.sentence_score(h, [r]).score == theirs.sentence_score(h, [r]).score
+               for h, r in zip(hyps, refs[0]))
+
+
+def ter_cli(runs: int) -> tuple:
+    """TER through both command lines on 10,000 unique lines, runs alternating; CPU medians, peak RSS."""
+    import subprocess
+
+    from bench_cli import _scores, bleucli, measure, sacrebleu
+    from common import REPO, build_large_corpus
+
+    # byte-compiled first, as an installed package is (bench_cli.py does the same)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "bleucli")], check=True,
+                   stdout=subprocess.DEVNULL)
+    hyp, ref = build_large_corpus(10_000)
+    ours_runs, theirs_runs = [], []
+    for _ in range(runs):
+        ours_runs.append(measure(bleucli(str(ref), "-i", str(hyp), "-m", "ter"), 1))
+        theirs_runs.append(measure(sacrebleu(str(ref), "-i", str(hyp), "-m", "ter"), 1))
+    ours_m = statistics.median(float(r["cpu"]) for r in ours_runs)
+    theirs_m = statistics.median(float(r["cpu"]) for r in theirs_runs)
+    equal = _scores(ours_runs[0]["out"]) == _scores(theirs_runs[0]["out"])  # type: ignore[arg-type]
+    rss = max(float(r["rss_mb"]) for r in ours_runs), max(float(r["rss_mb"]) for r in theirs_runs)
+    print(f"{'cli-10k':<12} {10_000:>7} {'TER':<10} bleucli {ours_m:8.2f}s  sacreBLEU {theirs_m:8.2f}s  "
+          f"x{theirs_m / ours_m:5.1f}  equal={equal}  peak RSS bleucli {rss[0]:.0f} MB, sacreBLEU {rss[1]:.0f} MB",
+          flush=True)
+    return ours_m, theirs_m, equal, rss
+
+
+def ter_rows(data: Path, runs: int) -> None:
+    """TER's rows: the Python API on 10,000 unique pairs (segments compared too) and the CLI on 10,000 lines."""
+    hyps, refs = mixed(data, 10_000)
+    bench("mixed-10k", hyps, refs, runs, [("TER", "TER", {})])
+    print(f"{'mixed-10k':<12} {len(hyps):>7} {'TER':<10} every sentence_score equal: "
+          f"{ter_segments_equal(hyps, refs)}", flush=True)
+    ter_cli(runs)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "data")
     parser.add_argument("--runs", type=int, default=5, help="runs per library on the 3k set (median)")
     parser.add_argument("--big-runs", type=int, default=3, help="runs per library on the 100k corpus (median)")
     parser.add_argument("--skip-big", action="store_true", help="only the 3k set")
+    parser.add_argument("--ter", action="store_true", help="only TER's rows (API on 10k pairs, CLI on 10k lines)")
     args = parser.parse_args()
     import sacrebleu
     print(f"sacreBLEU {sacrebleu.__version__}, Python {sys.version.split()[0]}", flush=True)
     from common import print_matcher
 
     print_matcher()
+    if args.ter:
+        ter_rows(args.data, args.runs)
+        return 0
     hyps, refs = wmt17(args.data)
     bench("wmt17-en-de", hyps, refs, args.runs, CONFIGS)
     if not args.skip_big:
         hyps, refs = mixed(args.data)
         bench("mixed-100k", hyps, refs, args.big_runs, CONFIGS)
+    ter_rows(args.data, args.runs)
     return 0
 
 
