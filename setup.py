@@ -26,7 +26,8 @@ class BuildWithRegistry(build_py):
 
 setup(
     cmdclass={"build_py": BuildWithRegistry},
+    # _speedups_chrf.c and _speedups_ter.c are #included by _speedups.c: one extension module, rebuilt
+    # when any of them changes
     ext_modules=[Extension("bleucli._speedups", ["bleucli/_speedups.c"], optional=True,
-                           # included by _speedups.c: a change rebuilds the extension
-                           depends=["bleucli/_speedups_chrf.c"])],
+                           depends=["bleucli/_speedups_chrf.c", "bleucli/_speedups_ter.c"])],
 )

@@ -10,6 +10,7 @@ unique pairs (chrF2, chrF2++), ``sentence_score`` on 5,000 of them, a 100x100 ``
 matrix against fastchrf's ``pairwise_chrf`` (every cell checked against sacreBLEU's
 ``sentence_chrf``), and the command line (start-up included, CPU of the process and its peak
 memory) on ``--cli-lines`` unique lines.
+    python bench/bench_chrf_ter.py --ter [--runs 5]     # only TER's rows (below)
 
 Two corpora:
 
@@ -24,6 +25,15 @@ system. Runs of the two libraries alternate, so both see the same machine load;
 the median of the runs is reported, with the ratio sacreBLEU/bleucli and a
 check that the two scores are equal as floats. Times are process CPU time
 (the machine is shared; CPU time is less sensitive to other load than wall time).
+
+TER's rows (``--ter`` runs only these; they also follow the chrF rows):
+
+* ``mixed-10k``: TER through the Python API on the first 10,000 pairs of the
+  unique corpus above, every segment score compared too (``sentence_score``
+  of each pair by both libraries, outside the timing).
+* ``cli-10k``: ``python -m bleucli REF -i HYP -m ter -b`` against ``python -m
+  sacrebleu`` on 10,000 unique lines (``common.build_large_corpus``), fresh
+  processes, start-up included, CPU time of the process and its peak RSS.
 """
 
 from __future__ import annotations
@@ -186,6 +196,48 @@ def chrf_targets(data: Path, runs: int = 3, pairs: int = 20_000, sentences: int 
           flush=True)
     rows.append(row + (ours_run["rss_mb"], theirs_run["rss_mb"]))
     return rows
+def ter_segments_equal(hyps: list[str], refs: list[list[str]]) -> bool:
+    """Every pair's ``sentence_score`` equal in both libraries (TER's per-segment numbers)."""
+    import sacrebleu.metrics as oracle
+
+    import bleucli
+    ours, theirs = bleucli.TER(), oracle.TER()
+    return all(ours.sentence_score(h, [r]).score == theirs.sentence_score(h, [r]).score
+               for h, r in zip(hyps, refs[0]))
+
+
+def ter_cli(runs: int) -> tuple:
+    """TER through both command lines on 10,000 unique lines, runs alternating; CPU medians, peak RSS."""
+    import subprocess
+
+    from bench_cli import _scores, bleucli, measure, sacrebleu
+    from common import REPO, build_large_corpus
+
+    # byte-compiled first, as an installed package is (bench_cli.py does the same)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "bleucli")], check=True,
+                   stdout=subprocess.DEVNULL)
+    hyp, ref = build_large_corpus(10_000)
+    ours_runs, theirs_runs = [], []
+    for _ in range(runs):
+        ours_runs.append(measure(bleucli(str(ref), "-i", str(hyp), "-m", "ter"), 1))
+        theirs_runs.append(measure(sacrebleu(str(ref), "-i", str(hyp), "-m", "ter"), 1))
+    ours_m = statistics.median(float(r["cpu"]) for r in ours_runs)
+    theirs_m = statistics.median(float(r["cpu"]) for r in theirs_runs)
+    equal = _scores(ours_runs[0]["out"]) == _scores(theirs_runs[0]["out"])  # type: ignore[arg-type]
+    rss = max(float(r["rss_mb"]) for r in ours_runs), max(float(r["rss_mb"]) for r in theirs_runs)
+    print(f"{'cli-10k':<12} {10_000:>7} {'TER':<10} bleucli {ours_m:8.2f}s  sacreBLEU {theirs_m:8.2f}s  "
+          f"x{theirs_m / ours_m:5.1f}  equal={equal}  peak RSS bleucli {rss[0]:.0f} MB, sacreBLEU {rss[1]:.0f} MB",
+          flush=True)
+    return ours_m, theirs_m, equal, rss
+
+
+def ter_rows(data: Path, runs: int) -> None:
+    """TER's rows: the Python API on 10,000 unique pairs (segments compared too) and the CLI on 10,000 lines."""
+    hyps, refs = mixed(data, 10_000)
+    bench("mixed-10k", hyps, refs, runs, [("TER", "TER", {})])
+    print(f"{'mixed-10k':<12} {len(hyps):>7} {'TER':<10} every sentence_score equal: "
+          f"{ter_segments_equal(hyps, refs)}", flush=True)
+    ter_cli(runs)
 
 
 def main() -> int:
@@ -196,6 +248,7 @@ def main() -> int:
     parser.add_argument("--skip-big", action="store_true", help="only the 3k set")
     parser.add_argument("--chrf-targets", action="store_true", help="chrF's rows: API, sentence, pairwise, CLI")
     parser.add_argument("--cli-lines", type=int, default=100_000, help="unique lines of --chrf-targets' CLI row")
+    parser.add_argument("--ter", action="store_true", help="only TER's rows (API on 10k pairs, CLI on 10k lines)")
     args = parser.parse_args()
     import sacrebleu
     print(f"sacreBLEU {sacrebleu.__version__}, Python {sys.version.split()[0]}", flush=True)
@@ -205,11 +258,15 @@ def main() -> int:
     if args.chrf_targets:
         chrf_targets(args.data, args.runs, cli_lines=args.cli_lines)
         return 0
+    if args.ter:
+        ter_rows(args.data, args.runs)
+        return 0
     hyps, refs = wmt17(args.data)
     bench("wmt17-en-de", hyps, refs, args.runs, CONFIGS)
     if not args.skip_big:
         hyps, refs = mixed(args.data)
         bench("mixed-100k", hyps, refs, args.big_runs, CONFIGS)
+    ter_rows(args.data, args.runs)
     return 0
 
 

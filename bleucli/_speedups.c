@@ -2586,6 +2586,7 @@ newlines(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
 }
 
 #include "_speedups_chrf.c"
+#include "_speedups_ter.c"  /* TER's edit distance with shifts: ter_edits */
 
 static PyMethodDef methods[] = {
     CHRF_METHODS
@@ -2620,6 +2621,9 @@ static PyMethodDef methods[] = {
     {"newlines", (PyCFunction)(void (*)(void))newlines, METH_FASTCALL,
      "newlines(buffer, start, end, limit) -> (found, position): the newlines in buffer[start:end], at most\n"
      "limit of them (negative: all), and the offset just after the last one found (start if none)."},
+    {"ter_edits", (PyCFunction)(void (*)(void))ter_edits, METH_FASTCALL,
+     "ter_edits(hypothesis, references) -> int: the fewest edits (shifts count one each) turning the\n"
+     "hypothesis (a list of str) into one of the references (lists of str), as sacreBLEU 2.6's TER."},
     {NULL, NULL, 0, NULL},
 };
 

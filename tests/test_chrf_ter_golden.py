@@ -39,13 +39,13 @@ def _data(case: dict, n: int | None):
 
 
 def _params(cases):
-    """chrF cases once per n-gram matcher (compiled, pure Python); TER has no n-gram matcher.
+    """Every case once per implementation (compiled, pure Python): the n-gram matcher, TER's edit distance.
 
     Full-file cases are slow; so are the cases of every set but the fast subset's.
     """
     return [pytest.param(c, matcher, id=f"{_case_id(c)}/{matcher}",
                          marks=[pytest.mark.slow] if c["lines"] is None or c["set"] != CHRF_TER_SET else [])
-            for c in cases for matcher in (MATCHERS if c["metric"] == "chrf" else ["python"])]
+            for c in cases for matcher in MATCHERS]
 
 
 def test_golden_file_covers_every_shared_set():

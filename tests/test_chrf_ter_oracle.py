@@ -63,7 +63,7 @@ def test_chrf_matches_oracle(seed, matcher):
 
 # seeds 2, 3, 7 and 10 draw long segments whose shift search takes the oracle seconds
 @pytest.mark.parametrize("seed", slow_except(range(12), set(range(12)) - {2, 3, 7, 10}))
-def test_ter_matches_oracle(seed):
+def test_ter_matches_oracle(seed, matcher):
     from sacrebleu.metrics import TER as OracleTER
     rng = random.Random(2000 + seed)
     _, lang, hyps, refs = _sample(rng, 30)

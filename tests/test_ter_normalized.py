@@ -43,7 +43,7 @@ def test_the_issue_example() -> None:
 @pytest.mark.parametrize("case", GOLDEN["strings"],
                          ids=[f"{c['hypothesis']!r}-{','.join(k for k, v in c['options'].items() if v)}"
                               for c in GOLDEN["strings"]])
-def test_strings(case: dict) -> None:
+def test_strings(case: dict, matcher: str) -> None:
     assert TER(**case["options"]).sentence_score(case["hypothesis"], case["references"]).score == case["score"]
 
 
@@ -54,7 +54,7 @@ def _fast_if_plain(cases: list[dict]) -> list:
 
 
 @pytest.mark.parametrize("case", _fast_if_plain(GOLDEN["windows"]))
-def test_windows_every_api_path(case: dict) -> None:
+def test_windows_every_api_path(case: dict, matcher: str) -> None:
     hyps, refs = _window(case)
     metric = TER(**case["options"])
     assert metric.aggregate(metric.corpus_statistics(hyps, refs)) == case["statistics"]
@@ -84,7 +84,7 @@ def _cli_score(tmp_path: Path, name: str, system: str, refs: list[str], jobs: in
 
 @pytest.mark.slow  # whole files through TER's shift search: seconds
 @pytest.mark.parametrize("case", GOLDEN["full"], ids=[f"{c['set']}/{c['system']}" for c in GOLDEN["full"]])
-def test_full_files(case: dict) -> None:
+def test_full_files(case: dict, matcher: str) -> None:
     hyps = list(hypotheses(case["set"], case["system"]))
     refs = [list(set_file(case["set"], rel)) for rel in case["refs"]]
     metric = TER(**case["options"])
@@ -118,7 +118,7 @@ def test_cli_ter_normalized_window(tmp_path: Path) -> None:
 
 @pytest.mark.oracle
 @pytest.mark.parametrize("case", _fast_if_plain(GOLDEN["windows"]))
-def test_windows_against_sacrebleu(case: dict) -> None:
+def test_windows_against_sacrebleu(case: dict, matcher: str) -> None:
     metrics = pytest.importorskip("sacrebleu.metrics")
     hyps, refs = _window(case)
     oracle = metrics.TER(**case["options"])
@@ -131,7 +131,7 @@ def test_windows_against_sacrebleu(case: dict) -> None:
 @pytest.mark.oracle
 @pytest.mark.parametrize("options", [{"normalized": True}, {"normalized": True, "no_punct": True},
                                      {"normalized": True, "asian_support": True}, {}, {"no_punct": True}])
-def test_short_strings_against_sacrebleu(options: dict) -> None:
+def test_short_strings_against_sacrebleu(options: dict, matcher: str) -> None:
     metrics = pytest.importorskip("sacrebleu.metrics")
     pieces = ["'s", ",", ".", "1", "a", " ", "'", "&quot;", "-", "中", "。"]
     oracle, ours = metrics.TER(**options), TER(**options)

@@ -14,18 +14,36 @@ second time round.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import OptionError, SegmentTooLongError
 from ..options import TER_DEFAULTS
 from .base import Metric, Score
+from .compiled import compiled_matcher
 from .ter_edit import shift_edit_distance
 from .ter_edit import translation_edit_rate as translation_edit_rate  # sacreBLEU's name here
 from .ter_tokenizer import TercomTokenizer
 
 RefWords = list[list[str]]
+EditsFunction = Callable[[list[str], RefWords], int]
+
+
+def python_edits(words: list[str], references: RefWords) -> int:
+    """The fewest edits from ``words`` to any of ``references`` (:mod:`.ter_edit`, the reference)."""
+    return min(shift_edit_distance(words, ref) for ref in references)
+
+
+def edits_function() -> EditsFunction:
+    """The compiled ``ter_edits`` of ``bleucli._speedups`` when it is in use, else :func:`python_edits`.
+
+    Both give the same integers (the tests compare them on real and random
+    text); read when a metric is created, as the n-gram matcher is.
+    """
+    module = compiled_matcher()
+    edits = getattr(module, "ter_edits", None)
+    return python_edits if edits is None else edits
 
 
 @dataclass(frozen=True, repr=False)  # str/repr: sacreBLEU's line (Score.__repr__)
@@ -75,13 +93,23 @@ class TER(Metric[RefWords]):
         self.asian_support = bool(asian_support)
         self.case_sensitive = bool(case_sensitive)
         self.tokenizer = TercomTokenizer(self.normalized, self.no_punct, self.asian_support, self.case_sensitive)
+        #: the edit distance with shifts: compiled, or the pure-Python reference (same numbers)
+        self._edits: EditsFunction = edits_function()
+        # Without normalization or punctuation removal the tokenizer only lowercases (unless
+        # case-sensitive) and collapses whitespace, which str.split() does anyway: the words
+        # are those of the tokenizer, without building the joined line and splitting it again.
+        self._plain = not (self.normalized or self.no_punct)
         super().__init__(references)
 
     def _words(self, line: str) -> list[str]:
+        if self._plain:
+            return line.split() if self.case_sensitive else line.lower().split()
         return self.tokenizer(line.rstrip()).split()
 
     def _reference_words(self, line: str) -> list[str]:
         """A reference's words: tokenized twice, as sacreBLEU does (see the module docstring)."""
+        if self._plain:  # lowercased twice as well: str.lower() need not be idempotent
+            return line.split() if self.case_sensitive else line.lower().lower().split()
         return self.tokenizer(self.tokenizer(line.rstrip()).rstrip()).split()
 
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> RefWords:
@@ -121,15 +149,8 @@ class TER(Metric[RefWords]):
         words = self._words(hypothesis)
         if self.max_words and len(words) > self.max_words:
             raise self._too_long("hypothesis", len(words), 0, 0)
-        best = None
-        total_len = 0
-        for ref in references:
-            edits = shift_edit_distance(words, ref)
-            total_len += len(ref)
-            if best is None or edits < best:
-                best = edits
-        assert best is not None  # every segment has a reference (checked when segments are paired)
-        return [best, total_len / len(references)]
+        # every segment has a reference (checked when segments are paired)
+        return [self._edits(words, references), sum(map(len, references)) / len(references)]
 
     def score_from_statistics(self, statistics: Sequence[Any], nrefs: int | str | None = None) -> TERScore:
         if len(statistics) != 2:
