@@ -19,6 +19,7 @@ GLOBAL_KEYS: dict[str, str] = {
     "bs": "bs",
     "ar": "ar",
     "seed": "rs",
+    "unit": "u",
     "test": "t",
     "lang": "l",
     "origlang": "o",
@@ -106,6 +107,7 @@ class Signature(Frozen):
         bs: int | None = None,
         ar: int | None = None,
         seed: int | str | None = None,
+        unit: str | None = None,
         test: str | None = None,
         lang: str | None = None,
         origlang: str | None = None,
@@ -114,7 +116,7 @@ class Signature(Frozen):
     ) -> Signature:
         """Assemble a signature in the canonical key order; ``None`` values are left out."""
         global_values: dict[str, object] = {
-            "nrefs": nrefs, "bs": bs, "ar": ar, "seed": seed,
+            "nrefs": nrefs, "bs": bs, "ar": ar, "seed": seed, "unit": unit,
             "test": test, "lang": lang, "origlang": origlang, "subset": subset,
         }
         pairs = [(k, format_value(v)) for k, v in global_values.items() if v is not None]
