@@ -18,6 +18,7 @@ import click
 
 from ..clikit import report
 from ..clikit.metric_options import metric_options
+from ..clikit.significance import resample_unit_option
 from ..clikit.output import emit
 from ..clikit.report import ExitCode
 from ..metrics import registry
@@ -72,6 +73,7 @@ def testset_options_for_compare(command: Any) -> Any:
               help=f"Exit with code {int(ExitCode.WORSE)} when a system is significantly worse (p <= 0.05) "
                    "than the baseline on any metric.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@resample_unit_option
 @testset_options_for_compare
 @metric_options
 def compare(**flags: Any) -> int:
@@ -100,6 +102,9 @@ def _compare(flags: dict[str, Any]) -> int:
     duplicates = sorted({p for p in options.inputs.systems if options.inputs.systems.count(p) > 1})
     if duplicates:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")
+    if options.metrics.segment_scores and (options.testset.origlang or options.testset.subset):
+        raise click.UsageError("--segment-scores cannot be used with --origlang/--subset: the score files hold "
+                               "one score per hypothesis line, and the filter would leave them misaligned")
     data = tscli.test_data_for(options)  # usage errors (-t with REF, no -l...) before any reading
     if data is None and not options.inputs.refs:
         raise click.UsageError("give reference files before -i, or a test set with -t NAME -l PAIR")
@@ -127,6 +132,9 @@ def _compare(flags: dict[str, Any]) -> int:
             documents = data.filter_hypotheses(documents, source=documents_name)
         else:
             documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
+    if options.significance.unit == "document" and documents is None:
+        raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
+                               "or a test set with doc ids (-t)")
     notices.flush()
     result = build(options, list(options.inputs.systems), systems, reference_names, references,
                    source=source, source_name=source_name, command=_command_line(flags),
@@ -186,7 +194,8 @@ def _options(flags: dict[str, Any]) -> Any:
                             max_line_bytes=flags["max_line_bytes"]),
         metrics=registry.metric_options_from_flags(flags),
         significance=SignificanceOptions("ar" if flags["paired_ar"] else "bs", paired_bs_n=flags["paired_bs_n"],
-                                         paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text)),
+                                         paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text),
+                                         unit=flags["resample_unit"], docids=flags["docids"]),
         testset=TestSetOptions(test_set=flags["test_set"], langpair=flags["langpair"], origlang=flags["origlang"],
                                subset=flags["subset"], cache_dir=flags["cache_dir"], offline=flags["offline"],
                                registry=flags["testsets_registry"], mirrors=tuple(flags.get("mirrors") or ())),
@@ -211,6 +220,12 @@ def _command_line(flags: dict[str, Any]) -> str:
             words.append(flag)
     if flags["metrics"]:
         words += ["-m", *flags["metrics"]]
+    for value in flags.get("segment_scores") or ():
+        words += ["--segment-scores", *value.split("\0")]
+    for name in flags.get("lower_is_better") or ():
+        words += ["--lower-is-better", name]
+    if flags["resample_unit"] != "segment":
+        words += ["--resample-unit", flags["resample_unit"]]
     return " ".join(shlex.quote(w) for w in words)
 
 

@@ -446,7 +446,7 @@ def compare(
     target = options.testset.target_language if target_language is None else target_language
     # the metrics of `bleucli REF -i SYS... -m ...`, in that order (the first is the primary one)
     metrics = registry.build_metrics(metric_options, None, target, signature_fields)
-    bleu_only = metric_options._replace(requested=("bleu",))
+    bleu_only = metric_options._replace(requested=("bleu",), segment_scores=())
     sentence_metric: BLEU = registry.build_metrics(  # type: ignore[assignment]
         bleu_only._replace(bleu=metric_options.bleu._replace(effective_order=True)), None, target, signature_fields)[0]
     names = [m.name for m in metrics]
@@ -466,13 +466,19 @@ def compare(
 
     def run_test(kind: str) -> tuple[PairedResult, ...]:
         paired = run_on_rows(options._replace(significance=significance._replace(test=kind)), metrics, rows,
-                             system_names, nrefs)
+                             system_names, nrefs, documents=documents)
         return tuple(paired.paired)
 
     bootstrap = run_test("bs")
     randomization = run_test("ar") if test == "ar" else ()
     resamples = significance.paired_ar_n if test == "ar" else significance.paired_bs_n
-    pairwise = _pairwise(metrics[0], rows[0], test, resamples, significance.seed, options.jobs, nrefs) \
+    test_rows = rows[0]
+    if significance.unit == "document":  # the pairwise p-values resample documents too
+        from ..significance.units import document_index, rows_by_document
+
+        index = document_index(documents or (), len(references[0]), documents_name or "doc ids")
+        test_rows = rows_by_document([rows[0]], index)[0]
+    pairwise = _pairwise(metrics[0], test_rows, test, resamples, significance.seed, options.jobs, nrefs) \
         if len(systems) > 2 else ()
     tokens = _Tokens(sentence_metric, systems, references)
     segments = _segments(sentence_metric, tokens, systems, references, all_rows[bleu_index], source, documents,
