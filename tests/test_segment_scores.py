@@ -89,7 +89,8 @@ def test_ci_pbs_par_and_lower_is_better_through_the_cli(score_files: tuple) -> N
     comet = [record for record in ci if record["name"] == "COMET"][0]
     assert comet["signature"].startswith("nrefs:1|bs:1000|seed:12345|scores:")
     for flag in ("-pbs", "-par"):
-        data = _json([REF, "-i", *SYSTEMS, "--segment-scores", "MQM", *files, "--lower-is-better", "MQM", flag])
+        data = _json([REF, "-i", *SYSTEMS, "--segment-scores", "MQM", *files, "--lower-is-better", "MQM", flag,
+                      "-parn", "2000"])
         assert data[1]["MQM"]["p_value"] is not None
     from bleucli.metrics import registry
 

@@ -18,9 +18,9 @@ import click
 
 from ..clikit import report
 from ..clikit.metric_options import metric_options
-from ..clikit.significance import resample_unit_option
 from ..clikit.output import emit
 from ..clikit.report import ExitCode
+from ..clikit.significance import resample_unit_option
 from ..metrics import registry
 from ..options import (
     DEFAULT_AR_TRIALS,
