@@ -224,8 +224,8 @@ def test_usage_errors(score_files: tuple) -> None:
     files, _ = score_files
     cases = [
         ([REF, "-i", *SYSTEMS[:2], "--segment-scores", "COMET", files[0]], "1 file(s) for 2 system(s)"),
-        ([REF, "-i", SYSTEMS[0], "--segment-scores", "BLEU", files[0]], "built-in metric"),
-        ([REF, "-i", SYSTEMS[0], "--segment-scores", "chrF2", files[0]], "built-in metric"),
+        ([REF, "-i", SYSTEMS[0], "--segment-scores", "BLEU", files[0]], "the metric bleu's"),
+        ([REF, "-i", SYSTEMS[0], "--segment-scores", "chrF2", files[0]], "the metric chrf's"),
         ([REF, "-i", SYSTEMS[0], "--segment-scores", "COMET", files[0], "--lower-is-better", "MQM"],
          "no --segment-scores metric"),
         ([REF, "-i", SYSTEMS[0], "--segment-scores", "COMET", files[0], "--segment-scores", "COMET", files[1]],

@@ -532,17 +532,19 @@ def for_score(score_name: str) -> MetricEntry | None:
     return _segment_score_entries.get(score_name)
 
 
+#: The signature keys of a metric given as segment scores (long -> short): the files' sha256 (12 digits each,
+#: in -i order) and how they are aggregated (``mean``).
+SEGMENT_SCORE_KEYS = {"scores": "sc", "agg": "agg"}
+
 #: The entries of the metrics given as segment scores built in this process, by score name.
 _segment_score_entries: dict[str, MetricEntry] = {}
 
 
 def segment_score_entry(options: SegmentScoreOptions) -> MetricEntry:
     """The entry of a metric given as segment scores (not a ``-m`` choice: it exists only with its files)."""
-    from .segment_scores import SIGNATURE_KEYS
-
     return MetricEntry(
         name=options.name.lower(), metric="bleucli.metrics.segment_scores:SegmentScores",
-        options=SegmentScoreOptions, signature_family=options.name, signature_keys=dict(SIGNATURE_KEYS),
+        options=SegmentScoreOptions, signature_family=options.name, signature_keys=dict(SEGMENT_SCORE_KEYS),
         # [score, 1]: the score is any finite float (COMET's can be negative); stats/merge do not take them
         statistics=StatisticsSchema(columns=lambda record: 2, real_columns=frozenset({0})),
         lower_is_better=options.lower_is_better, help_section="Segment scores", origin="--segment-scores",
@@ -571,8 +573,10 @@ def segment_score_options(values: Sequence[str], lower_is_better: Sequence[str] 
     seen: set[str] = set()
     lower = {name.lower() for name in lower_is_better}
     for name, *files in groups:
-        if name.lower() in entries() or (for_score(name) is not None and name not in _segment_score_entries):
-            raise OptionError(f"--segment-scores {name}: that is the name of a built-in metric; choose another")
+        clash = entries().get(name.lower()) or (for_score(name) if name not in _segment_score_entries else None)
+        if clash is not None:
+            raise OptionError(f"--segment-scores {name}: scores of that name are the metric {clash.name}'s "
+                              "(-m); choose another name")
         if name.lower() in seen:
             raise OptionError(f"--segment-scores {name} is given twice")
         if not files:

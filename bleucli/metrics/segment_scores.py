@@ -311,8 +311,5 @@ class SegmentScores(Metric[None]):
         return self.files
 
 
-#: The signature keys of a segment-score metric (long -> short).
-SIGNATURE_KEYS = {"scores": "sc", "agg": "agg"}
-
 __all__ = ["SegmentScores", "SegmentScore", "ScoreFile", "read_score_file", "MAX_SCORE_FILE_BYTES",
-           "SIGNATURE_KEYS", "AGGREGATION"]
+           "AGGREGATION"]
