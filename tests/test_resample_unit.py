@@ -123,3 +123,25 @@ def test_document_resampling_in_a_real_process(tmp_path: Path) -> None:
                              "--docids", docids, "-f", "text"])
     assert result.returncode == 0, result.stderr
     assert b"ar:500|seed:12345|unit:doc|" in result.stdout
+
+
+def test_merge_resamples_documents_as_the_scoring_command(tmp_path: Path) -> None:
+    """Shards of per-segment statistics, merged with --docids, give the single run's document resampling."""
+    docids = _lines(tmp_path / "docs.txt", [f"d{i // 7}" for i in range(SEGMENTS)])
+    ref_lines = Path(REF).read_text(encoding="utf-8").splitlines()
+    shards = []
+    for start in (0, 60):
+        stop = 60 if start == 0 else SEGMENTS
+        ref = _lines(tmp_path / f"ref{start}", ref_lines[start:stop])
+        hyps = [_lines(tmp_path / f"h{k}-{start}", Path(s).read_text(encoding="utf-8").splitlines()[start:stop])
+                for k, s in enumerate(SYSTEMS[:2])]
+        shard = str(tmp_path / f"shard{start}.json")
+        result = invoke(["stats", ref, "-i", *hyps, "--per-segment", "--offset", str(start), "-o", shard])
+        assert result.exit_code == 0, result.stderr
+        shards.append(shard)
+    merged = _json(["merge", *shards, "-pbs", "--resample-unit", "document", "--docids", docids])
+    single = _json([REF, "-i", *SYSTEMS[:2], "-pbs", "--resample-unit", "document", "--docids", docids])
+    for ours, theirs in zip(merged, single):
+        assert {k: v for k, v in ours["BLEU"].items()} == {k: v for k, v in theirs["BLEU"].items()}
+    result = invoke(["merge", *shards, "-pbs", "--resample-unit", "document"])
+    assert result.exit_code == 2 and "--docids FILE" in result.stderr

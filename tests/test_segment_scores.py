@@ -268,3 +268,16 @@ def test_segment_scores_in_a_real_process(score_files: tuple) -> None:
     bad.write_text("0.5\n" * 10 + "oops\n")
     result = run_subprocess([REF, "-i", SYSTEMS[0], "--segment-scores", "COMET", str(bad)])
     assert result.returncode == 3 and f"{bad}:11:".encode() in result.stderr
+
+
+def test_workers_and_modes_that_do_not_take_segment_scores(score_files: tuple) -> None:
+    """-j 2 gives the same numbers; -sl, stdin and stats refuse segment scores (usage errors)."""
+    files, _ = score_files
+    args = [REF, "-i", *SYSTEMS[:2], "--segment-scores", "COMET", *files[:2], "-pbs"]
+    assert _json([*args, "-j", "2"]) == _json(args)
+    result = invoke([REF, "-i", SYSTEMS[0], "--segment-scores", "COMET", files[0], "-sl"])
+    assert result.exit_code == 2 and "--sentence-level" in result.stderr
+    result = invoke([REF, "--segment-scores", "COMET", files[0]], input="a\n" * SEGMENTS)
+    assert result.exit_code == 2 and "-i files" in result.stderr
+    result = invoke(["stats", REF, "-i", SYSTEMS[0], "--segment-scores", "COMET", files[0]])
+    assert result.exit_code == 2 and "No such option" in result.stderr

@@ -55,11 +55,11 @@ def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
     choices = [*names, *registry.refused()]
     options = [click.option("-m", "--metrics", multiple=True, type=click.Choice(choices, case_sensitive=False),
                             metavar="METRIC...", help=f"Metrics to compute: {', '.join(names)} [default: bleu]."),
-               click.option("--segment-scores", "segment_scores", multiple=True, metavar="NAME FILE...",
+               click.option("--segment-scores", "segment_scores", multiple=True, default=(), metavar="NAME FILE...",
                             help="A metric given as segment scores, one file per system in -i order (a number a "
                                  "line, JSON lines with 'score', or COMET's --to_json output); its score is "
                                  "their mean, scored after -m's metrics. Repeat for more metrics."),
-               click.option("--lower-is-better", "lower_is_better", multiple=True, metavar="NAME",
+               click.option("--lower-is-better", "lower_is_better", multiple=True, default=(), metavar="NAME",
                             help="A --segment-scores metric for which lower scores are better.")]
     for entry in registry.entries().values():
         defaults = entry.options()

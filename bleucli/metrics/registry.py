@@ -594,9 +594,14 @@ def metric_options_from_flags(flags: Mapping[str, Any], sentence_level: bool = F
     requested = tuple(flags.get("metrics") or ())
     records = {entry.name: entry.options_from_flags(flags, sentence_level) for entry in entries().values()}
     builtin = {name: records.pop(name) for name in ("bleu", "chrf", "ter")}
-    given = segment_score_options(flags.get("segment_scores") or (), flags.get("lower_is_better") or (),
-                                  flags.get("inputs") or ())
+    given = segment_score_options(_words(flags.get("segment_scores")), _words(flags.get("lower_is_better")),
+                                  _words(flags.get("inputs")))
     return MetricOptions(requested, others=tuple(records.items()), segment_scores=given, **builtin)
+
+
+def _words(value: Any) -> tuple[str, ...]:
+    """A multiple option's values; anything else (not given, a command without the option) is none."""
+    return tuple(value) if isinstance(value, (list, tuple)) else ()
 
 
 def build_metrics(
