@@ -145,3 +145,25 @@ def test_merge_resamples_documents_as_the_scoring_command(tmp_path: Path) -> Non
         assert {k: v for k, v in ours["BLEU"].items()} == {k: v for k, v in theirs["BLEU"].items()}
     result = invoke(["merge", *shards, "-pbs", "--resample-unit", "document"])
     assert result.exit_code == 2 and "--docids FILE" in result.stderr
+
+
+@pytest.mark.slow  # three real systems of 2,037 segments, twice
+def test_documents_widen_paired_intervals_of_real_mt_systems(tmp_path: Path) -> None:
+    """WMT22 en-zh (181 documents): for every system and metric the document bootstrap's interval is
+    wider, and its p-values are never smaller than the segment bootstrap's for these systems."""
+    zh = Path(__file__).parent / "data" / "wmt22-en-zh"
+    files = {}
+    for name in ("ref.zh", "sys/Online-B.zh", "sys/JDExploreAcademy.zh", "sys/HuaweiTSC.zh", "docids.txt"):
+        target = tmp_path / name.replace("/", "-")
+        target.write_bytes(gzip.decompress((zh / f"{name}.gz").read_bytes()))
+        files[name] = str(target)
+    systems = [files["sys/Online-B.zh"], files["sys/JDExploreAcademy.zh"], files["sys/HuaweiTSC.zh"]]
+    common = [files["ref.zh"], "-i", *systems, "-m", "bleu", "chrf", "-tok", "zh", "-pbs"]
+    by_segment = _json(common)
+    by_document = _json([*common, "--resample-unit", "document", "--docids", files["docids.txt"]])
+    for seg, doc in zip(by_segment, by_document):
+        for metric in ("BLEU", "chrF2"):
+            assert doc[metric]["score"] == seg[metric]["score"]
+            assert doc[metric]["ci"] > 1.5 * seg[metric]["ci"], (seg["system"], metric)
+            if seg[metric]["p_value"] is not None:
+                assert doc[metric]["p_value"] >= seg[metric]["p_value"], (seg["system"], metric)
