@@ -281,3 +281,15 @@ def test_workers_and_modes_that_do_not_take_segment_scores(score_files: tuple) -
     assert result.exit_code == 2 and "-i files" in result.stderr
     result = invoke(["stats", REF, "-i", SYSTEMS[0], "--segment-scores", "COMET", files[0]])
     assert result.exit_code == 2 and "No such option" in result.stderr
+
+
+def test_negative_scores_in_every_mode(tmp_path: Path) -> None:
+    """COMET, MetricX differences or z-scores may be negative: a negative mean is a score like any other."""
+    files = [_write(tmp_path / f"z{k}.txt", [s - 2.0 - k / 10 for s in _scores(k)]) for k in range(2)]
+    for args in ([], ["-f", "latex"], ["-par", "-parn", "500"]):
+        result = invoke([REF, "-i", *SYSTEMS[:2], "--segment-scores", "Z", *files, "-w", "3", *args])
+        assert result.exit_code == 0 and "-1." in result.stdout, (args, result.stderr)
+    result = invoke([REF, "-i", SYSTEMS[0], "--segment-scores", "Z", files[0], "-ci", "-f", "text"])
+    assert result.exit_code == 0 and "= -1.2" in result.stdout, result.stderr
+    result = invoke(["compare", REF, "-i", *SYSTEMS[:2], "--segment-scores", "Z", *files])
+    assert result.exit_code == 0 and "| -1.2" in result.stdout, result.stderr
