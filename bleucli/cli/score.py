@@ -128,6 +128,7 @@ def _score(flags: dict[str, Any]) -> int:
     if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work
         expected_signature_fields(options.expect_signature, [m.name for m in metrics])
     _check_segment_options(options)
+    filter_segment_scores(metrics, data)
     documents = _documents(options, data, notices)
     full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
     inputs = open_inputs(options, data, notices, full if options.output.detail else None)
@@ -148,9 +149,6 @@ def _check_segment_options(options: RunOptions) -> None:
     given = options.metrics.segment_scores
     if given and options.sentence_level:
         raise click.UsageError("--segment-scores cannot be used with --sentence-level (-sl)")
-    if given and (options.testset.origlang or options.testset.subset):
-        raise click.UsageError("--segment-scores cannot be used with --origlang/--subset: the score files hold "
-                               "one score per hypothesis line, and the filter would leave them misaligned")
     if given and not options.inputs.systems and options.inputs.aligned is None:
         raise click.UsageError("--segment-scores needs the systems as -i files (one score file per system)")
     for metric in given:
@@ -163,6 +161,14 @@ def _check_segment_options(options: RunOptions) -> None:
         raise click.UsageError("--resample-unit document applies to -ci, -pbs and -par")
     if significance.docids is not None and significance.unit != "document":
         raise click.UsageError("--docids is read by --resample-unit document")
+
+
+def filter_segment_scores(metrics: Any, data: Any) -> None:
+    """With ``-t --origlang/--subset``, segment-score files hold the whole set: filter them as the hypotheses."""
+    keep = getattr(data, "keep", None)
+    for metric in metrics:
+        if keep is not None and hasattr(metric, "system_rows"):
+            metric.keep = keep
 
 
 def _documents(options: RunOptions, data: Any, notices: Any) -> list[str] | None:

@@ -242,6 +242,8 @@ class SegmentScores(Metric[None]):
         self.lower_is_better = lower_is_better
         self.systems = tuple(systems)
         self._read: dict[int, ScoreFile] = {}
+        #: with ``-t --origlang/--subset``: which lines of the whole test set are scored (files hold them all)
+        self.keep: Sequence[bool] | None = None
 
     @classmethod
     def from_options(cls, options: Any, references: Any = None, trg_lang: str = "",
@@ -274,14 +276,24 @@ class SegmentScores(Metric[None]):
     def system_rows(self, index: int, segments: int) -> list[list[Any]]:
         """System ``index``'s statistics rows ``[score, 1]``, refusing a file whose count is not ``segments``."""
         scores = self.score_file(index)
-        found = len(scores.scores)
+        values = scores.scores
+        if self.keep is not None:  # one score per line of the whole test set, filtered as the hypotheses are
+            whole = len(self.keep)
+            if len(values) != whole:
+                line = min(len(values), whole) + 1
+                what = "missing score: " if len(values) < whole else ""
+                raise InputError(f"{what}the file has {len(values)} scores for the {whole} segments of the test set "
+                                 "(one score per line of the whole set, before --origlang/--subset)",
+                                 scores.path, line)
+            values = [value for value, kept in zip(values, self.keep) if kept]
+        found = len(values)
         if found < segments:
             raise InputError(f"missing score: the file has {found} scores for {segments} hypotheses "
                              "(one score per hypothesis line)", scores.path, found + 1)
         if found > segments:
             raise InputError(f"the file has {found} scores for {segments} hypotheses "
                              "(one score per hypothesis line)", scores.path, segments + 1)
-        return [[value, 1] for value in scores.scores]
+        return [[value, 1] for value in values]
 
     # -- the Metric protocol --------------------------------------------------------
     def prepare_references(self, references: tuple[str, ...], shared: bool) -> None:

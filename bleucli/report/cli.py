@@ -102,9 +102,6 @@ def _compare(flags: dict[str, Any]) -> int:
     duplicates = sorted({p for p in options.inputs.systems if options.inputs.systems.count(p) > 1})
     if duplicates:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")
-    if options.metrics.segment_scores and (options.testset.origlang or options.testset.subset):
-        raise click.UsageError("--segment-scores cannot be used with --origlang/--subset: the score files hold "
-                               "one score per hypothesis line, and the filter would leave them misaligned")
     data = tscli.test_data_for(options)  # usage errors (-t with REF, no -l...) before any reading
     if data is None and not options.inputs.refs:
         raise click.UsageError("give reference files before -i, or a test set with -t NAME -l PAIR")
@@ -139,7 +136,8 @@ def _compare(flags: dict[str, Any]) -> int:
     result = build(options, list(options.inputs.systems), systems, reference_names, references,
                    source=source, source_name=source_name, command=_command_line(flags),
                    signature_fields=signature_fields, test_set=_test_set_input(data),
-                   documents=documents, documents_name=documents_name, target_language=target)
+                   documents=documents, documents_name=documents_name, target_language=target,
+                   segment_keep=getattr(data, "keep", None))
     outputs = [(fmt, flags[f"{fmt}_path"]) for fmt in ("html", "markdown", "json") if flags[f"{fmt}_path"]]
     if not outputs:
         outputs = [("markdown", "-")]

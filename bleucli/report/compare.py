@@ -420,6 +420,7 @@ def compare(
     documents: Sequence[str] | None = None,
     documents_name: str | None = None,
     target_language: str | None = None,
+    segment_keep: Sequence[bool] | None = None,
 ) -> Comparison:
     """Score and compare ``systems`` (the first is the baseline) as ``options`` say.
 
@@ -431,7 +432,9 @@ def compare(
     the buckets are BLEU's, whether or not BLEU is scored. ``signature_fields`` are a test set's
     (``test:``, ``lang:``...), as the scoring command gives its metrics;
     ``test_set`` is ``(name, sha256 of its reference data)`` for the header;
-    ``documents`` gives each segment's document id (a document view).
+    ``documents`` gives each segment's document id (a document view);
+    ``segment_keep`` the lines of the whole test set that ``-t --origlang/--subset``
+    keeps, which ``--segment-scores`` files (one score per line of the whole set) are filtered by.
     """
     from ..engine.pipeline import run_on_rows
     from ..engine.streaming import Streams, stream_rows
@@ -446,6 +449,9 @@ def compare(
     target = options.testset.target_language if target_language is None else target_language
     # the metrics of `bleucli REF -i SYS... -m ...`, in that order (the first is the primary one)
     metrics = registry.build_metrics(metric_options, None, target, signature_fields)
+    for metric in metrics:
+        if segment_keep is not None and hasattr(metric, "system_rows"):
+            metric.keep = segment_keep  # type: ignore[attr-defined]
     bleu_only = metric_options._replace(requested=("bleu",), segment_scores=())
     sentence_metric: BLEU = registry.build_metrics(  # type: ignore[assignment]
         bleu_only._replace(bleu=metric_options.bleu._replace(effective_order=True)), None, target, signature_fields)[0]
