@@ -37,6 +37,9 @@ DEFAULT_SEED = 12345
 DEFAULT_BOOTSTRAP_SAMPLES = 1000
 DEFAULT_AR_TRIALS = 10000
 
+#: What a resample draws (``--resample-unit``): single segments (sacreBLEU) or whole documents.
+RESAMPLE_UNITS = ("segment", "document")
+
 #: Output formats of the scoring command.
 FORMATS = ("json", "text", "latex")
 
@@ -91,6 +94,19 @@ CHRF_DEFAULTS = CHRFOptions()
 TER_DEFAULTS = TEROptions()
 
 
+class SegmentScoreOptions(Frozen):
+    """A metric given as segment scores (``--segment-scores NAME FILE...``): one file per system.
+
+    Its corpus score is the mean of the numbers; ``systems`` are the hypothesis files they belong to
+    (``-i``'s, in order), which picks a system's list out of a COMET ``--to_json`` file holding several.
+    """
+
+    name: str
+    files: tuple[str, ...]
+    lower_is_better: bool = False
+    systems: tuple[str, ...] = ()
+
+
 class MetricOptions(Frozen):
     """Which metrics to compute (``requested``, any order and case) and how each is configured.
 
@@ -105,6 +121,8 @@ class MetricOptions(Frozen):
     chrf: CHRFOptions = CHRF_DEFAULTS
     ter: TEROptions = TER_DEFAULTS
     others: tuple[tuple[str, Any], ...] = ()
+    #: metrics given as segment scores, scored after the others
+    segment_scores: tuple[SegmentScoreOptions, ...] = ()
 
     def of(self, name: str) -> Any:
         """The options record of metric ``name`` (``None``: not given, the metric's defaults apply)."""
@@ -128,6 +146,10 @@ class SignificanceOptions(Frozen):
     paired_ar_n: int = DEFAULT_AR_TRIALS
     #: ``None``: unseeded (sacreBLEU's ``none``)
     seed: int | None = DEFAULT_SEED
+    #: what a resample draws: ``segment`` (sacreBLEU) or ``document`` (every segment of a document at once)
+    unit: str = "segment"
+    #: ``--docids FILE``: each segment's document id, one a line (``None``: the test set's, with ``-t``)
+    docids: str | None = None
 
     @property
     def resamples(self) -> int:
@@ -236,7 +258,8 @@ class RunOptions(Frozen):
                                 if flags.get("columns") is not None else ()),
             metrics=metrics,
             significance=SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],
-                                             flags["paired_ar_n"], seed),
+                                             flags["paired_ar_n"], seed, flags.get("resample_unit") or "segment",
+                                             flags.get("docids")),
             output=OutputOptions(flags["output_format"], flags["width"], flags["short"], flags["score_only"],
                                  flags["quiet"], color, bool(flags.get("detail"))),
             testset=TestSetOptions(flags["test_set"], flags["langpair"], flags["origlang"], flags["subset"],

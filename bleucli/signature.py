@@ -22,6 +22,7 @@ GLOBAL_KEYS: dict[str, str] = {
     "seed": "rs",
     "sig": "sg",
     "corr": "cr",
+    "unit": "u",
     "test": "t",
     "lang": "l",
     "origlang": "o",
@@ -111,6 +112,7 @@ class Signature(Frozen):
         seed: int | str | None = None,
         sig: float | str | None = None,
         corr: str | None = None,
+        unit: str | None = None,
         test: str | None = None,
         lang: str | None = None,
         origlang: str | None = None,
@@ -119,7 +121,7 @@ class Signature(Frozen):
     ) -> Signature:
         """Assemble a signature in the canonical key order; ``None`` values are left out."""
         global_values: dict[str, object] = {
-            "nrefs": nrefs, "bs": bs, "ar": ar, "seed": seed, "sig": sig, "corr": corr,
+            "nrefs": nrefs, "bs": bs, "ar": ar, "seed": seed, "sig": sig, "corr": corr, "unit": unit,
             "test": test, "lang": lang, "origlang": origlang, "subset": subset,
         }
         pairs = [(k, format_value(v)) for k, v in global_values.items() if v is not None]

@@ -38,6 +38,9 @@ def slow_except(values: Iterable[object], fast: Collection[object]) -> list[obje
 #: subset, with how many stay: the rest repeat the same check on other inputs, and the full suite
 #: runs them all. Each of these cost the fast subset 0.5-2.5 s in full.
 REPRESENTATIVES: dict[str, int] = {
+    # resampling units: equality for every mode with both matchers, and the real set's wider intervals
+    "tests/test_resample_unit.py::test_one_segment_per_document_equals_segment_resampling": 2,
+    "tests/test_resample_unit.py::test_documents_widen_the_intervals_on_a_real_set": 1,
     "tests/test_ngram_match.py::test_several_references_equal_counting": 4,
     "tests/testsets/test_run_modes.py::test_fields_that_differ_still_fail": 3,
     "tests/test_pairwise.py::test_every_cell_equals_bleucli_sentence_score": 3,
@@ -89,6 +92,9 @@ WAITING_OR_REPEATED: frozenset[str] = frozenset({
 #: above: the golden BLEU, chrF/TER, published-score and NLTK families on their data set with
 #: both matchers, the C tokenizers against pure Python, the golden compare report.
 COSTLY: frozenset[str] = frozenset({
+    "tests/test_resample_unit.py::test_compare_resamples_documents_as_the_scoring_command",
+    "tests/test_resample_unit.py::test_document_resampling_in_a_real_process",
+    "tests/test_segment_scores.py::test_compare_takes_segment_scores",
     "tests/test_compiled_matcher.py::test_every_token_limit_is_checked_at_its_boundary",
     "tests/test_fast_subset.py::test_a_stale_id_stops_the_run_naming_it",
     "tests/test_compiled_tokenizers.py::test_zh_ranges_are_the_python_ones_on_every_code_point",

@@ -477,3 +477,82 @@ def test_command_refuses_bad_input_in_one_line(files: tuple[str, list[str]], tmp
     result = invoke(["rank", ref, "-i", paths[0], str(short)])
     assert result.exit_code == 3
     assert result.stderr.count("\n") == 1 and str(short) in result.stderr and "Traceback" not in result.stderr
+
+
+# -- rank with document resampling and segment scores ------------------------------------------
+def _rank_files(tmp_path: Path, count: int = 3, lines: int = 120) -> tuple[str, list[str]]:
+    names, systems, ref = _lines()
+    ref_path = tmp_path / "ref.hi"
+    ref_path.write_text("\n".join(ref[:lines]) + "\n", encoding="utf-8")
+    paths = []
+    for name, hyps in list(zip(names, systems))[:count]:
+        path = tmp_path / f"{name}.hi"
+        path.write_text("\n".join(hyps[:lines]) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    return str(ref_path), paths
+
+
+def _baseline_pairs(ranking: dict, baseline: str) -> dict[str, float]:
+    """The p-value of every pair of ``baseline`` with another system, by that system."""
+    return {(p["system_b"] if p["system_a"] == baseline else p["system_a"]): p["p_value"]
+            for p in ranking["pairs"] if baseline in (p["system_a"], p["system_b"])}
+
+
+def test_rank_resampling_documents_gives_the_document_p_values_of_pbs(tmp_path: Path) -> None:
+    """``rank --resample-unit document`` tests each pair as ``-pbs --resample-unit document`` does (same
+    seed, same documents), records ``unit:doc``, and with one segment per document equals segment resampling."""
+    ref, paths = _rank_files(tmp_path)
+    docids = tmp_path / "docids"
+    docids.write_text("".join(f"doc{k // 7}\n" for k in range(120)), encoding="utf-8")  # 18 documents
+    common = ["-pbsn", "300", "-m", "bleu", "chrf", "-f", "json"]
+    scoring = _pbs_json([ref, "-i", *paths, "-pbs", *common, "--resample-unit", "document", "--docids", str(docids)])
+    result = invoke(["rank", ref, "-i", *paths, *common, "--resample-unit", "document", "--docids", str(docids)])
+    assert result.exit_code == 0, result.stderr
+    rankings = {r["metric"]: r for r in json.loads(result.stdout)["rankings"]}
+    for metric in ("BLEU", "chrF2"):
+        assert "unit:doc" in rankings[metric]["signature"]
+        by_system = _baseline_pairs(rankings[metric], paths[0])
+        for entry in scoring[1:]:
+            assert by_system[entry["system"]] == entry[metric]["p_value"]
+    by_segment = invoke(["rank", ref, "-i", *paths, *common])
+    assert by_segment.exit_code == 0, by_segment.stderr
+    assert json.loads(by_segment.stdout)["rankings"][0]["pairs"] != rankings["BLEU"]["pairs"]
+    # one segment per document: exactly segment resampling (only the signature says unit:doc)
+    docids.write_text("".join(f"doc{k}\n" for k in range(120)), encoding="utf-8")
+    single = invoke(["rank", ref, "-i", *paths, *common, "--resample-unit", "document", "--docids", str(docids)])
+    assert single.exit_code == 0, single.stderr
+    for one, other in zip(json.loads(single.stdout)["rankings"], json.loads(by_segment.stdout)["rankings"]):
+        assert one["pairs"] == other["pairs"] and one["systems"] == other["systems"]
+
+
+def test_rank_document_options_are_checked(tmp_path: Path) -> None:
+    ref, paths = _rank_files(tmp_path)
+    docids = tmp_path / "docids"
+    docids.write_text("a\n" * 119, encoding="utf-8")
+    result = invoke(["rank", ref, "-i", *paths, "--resample-unit", "document"])
+    assert result.exit_code == 2 and "--docids" in result.stderr
+    result = invoke(["rank", ref, "-i", *paths, "--docids", str(docids)])
+    assert result.exit_code == 2 and "--resample-unit document" in result.stderr
+    result = invoke(["rank", ref, "-i", *paths, "--resample-unit", "document", "--docids", str(docids)])
+    assert result.exit_code == 3 and "docids" in result.stderr and "119" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_rank_takes_segment_scores_as_a_metric(tmp_path: Path) -> None:
+    """A ``--segment-scores`` metric is ranked like any other: its p-values are ``-pbs``'s for it."""
+    ref, paths = _rank_files(tmp_path)
+    rng = random.Random(7)
+    files = []
+    for k, _ in enumerate(paths):
+        path = tmp_path / f"comet{k}.txt"
+        path.write_text("".join(f"{rng.gauss(0.80 + 0.01 * k, 0.05):.6f}\n" for _ in range(120)), encoding="utf-8")
+        files.append(str(path))
+    common = ["-pbsn", "300", "-m", "bleu", "--segment-scores", "COMET", *files, "-f", "json"]
+    scoring = _pbs_json([ref, "-i", *paths, "-pbs", *common])
+    result = invoke(["rank", ref, "-i", *paths, *common])
+    assert result.exit_code == 0, result.stderr
+    rankings = {r["metric"]: r for r in json.loads(result.stdout)["rankings"]}
+    assert set(rankings) == {"BLEU", "COMET"}
+    by_system = _baseline_pairs(rankings["COMET"], paths[0])
+    for entry in scoring[1:]:
+        assert by_system[entry["system"]] == entry["COMET"]["p_value"]

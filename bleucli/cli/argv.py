@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-GREEDY_OPTIONS = frozenset({"-i", "--input", "-m", "--metrics", "--echo"})
+GREEDY_OPTIONS = frozenset({"-i", "--input", "-m", "--metrics", "--echo", "--segment-scores"})
+#: Greedy options whose words form one value (``--segment-scores NAME FILE...``: which files belong to
+#: which name), joined by NUL, the one character no argument can hold.
+JOINED_OPTIONS = frozenset({"--segment-scores"})
 
 
 def expand_greedy_options(args: Sequence[str], greedy: Iterable[str] = GREEDY_OPTIONS) -> list[str]:
@@ -30,7 +33,10 @@ def expand_greedy_options(args: Sequence[str], greedy: Iterable[str] = GREEDY_OP
             out.extend(args[position:])
             return out
         if current is not None and (arg == "-" or not arg.startswith("-")):
-            out.extend([current, arg])
+            if current in JOINED_OPTIONS and given:
+                out[-1] += "\0" + arg
+            else:
+                out.extend([current, arg])
             given = True
             continue
         if current is not None and not given:

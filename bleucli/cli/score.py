@@ -128,10 +128,13 @@ def _score(flags: dict[str, Any]) -> int:
         raise click.UsageError("--sentence-level takes one metric (-m)")
     if options.expect_signature is not None:  # a malformed expectation is a usage error, before any work
         expected_signature_fields(options.expect_signature, [m.name for m in metrics])
+    _check_segment_options(options)
+    filter_segment_scores(metrics, data)
+    documents = _documents(options, data, notices)
     full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
     inputs = open_inputs(options, data, notices, full if options.output.detail else None)
     with backend(options) as (on_backend, executor):
-        result = run(on_backend, metrics, inputs, executor)
+        result = run(on_backend, metrics, inputs, executor, documents)
         detail = None
         if options.output.detail and result.mode in ("corpus", "ci"):
             if len(result.system_names) > 1:
@@ -140,6 +143,54 @@ def _score(flags: dict[str, Any]) -> int:
                 detail = tscli.detail_rows(options, data, metrics, full[0] if full else [])
         finish(options, result, notices, tscli.json_extra(data) if data is not None else None, detail)
     return 0
+
+
+def _check_segment_options(options: RunOptions) -> None:
+    """Segment scores and document resampling: the combinations that make no sense are usage errors."""
+    given = options.metrics.segment_scores
+    if given and options.sentence_level:
+        raise click.UsageError("--segment-scores cannot be used with --sentence-level (-sl)")
+    if given and not options.inputs.systems and options.inputs.aligned is None:
+        raise click.UsageError("--segment-scores needs the systems as -i files (one score file per system)")
+    for metric in given:
+        count = len(options.inputs.systems) if options.inputs.systems else 1
+        if len(metric.files) != count:
+            raise click.UsageError(f"--segment-scores {metric.name}: {len(metric.files)} file(s) for {count} "
+                                   "system(s); give one score file per system, in -i order")
+    significance = options.significance
+    if significance.unit == "document" and significance.test is None:
+        raise click.UsageError("--resample-unit document applies to -ci, -pbs and -par")
+    if significance.docids is not None and significance.unit != "document":
+        raise click.UsageError("--docids is read by --resample-unit document")
+
+
+def filter_segment_scores(metrics: Any, data: Any) -> None:
+    """With ``-t --origlang/--subset``, segment-score files hold the whole set: filter them as the hypotheses."""
+    keep = getattr(data, "keep", None)
+    for metric in metrics:
+        if keep is not None and hasattr(metric, "system_rows"):
+            metric.keep = keep
+
+
+def _documents(options: RunOptions, data: Any, notices: Any) -> list[str] | None:
+    """Each segment's document id for ``--resample-unit document``: ``--docids FILE``, else the test set's."""
+    from ..input.reading import FileLines
+    from ..testsets import cli as tscli
+
+    significance = options.significance
+    if significance.unit != "document":
+        return None
+    path = significance.docids
+    if path is not None:
+        lines = list(FileLines(path, options.inputs.encoding, notices.pending, options.inputs.max_line_bytes))
+        return data.filter_hypotheses(lines, source=path) if data is not None else lines
+    if data is None:
+        raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
+                               "or a test set with doc ids (-t)")
+    documents = tscli.test_set_field(options, data, "docid")
+    if documents is None:
+        raise click.UsageError(f"the test set {data.test} has no doc ids: give them with --docids FILE")
+    return documents
 
 
 def _options(flags: dict[str, Any]) -> RunOptions:

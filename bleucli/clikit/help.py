@@ -19,10 +19,11 @@ SECTIONS: list[tuple[str, list[str]]] = [
     ("Input", ["inputs", "num_refs", "encoding", "tsv", "aligned", "columns", "max_line_bytes"]),
     ("Standard test sets", ["test_set", "langpair", "echo", "list_sets", "citation", "download", "origlang",
                             "subset", "cache_dir", "offline", "mirrors", "testsets_registry"]),
-    ("Metrics", ["metrics"]),
+    ("Metrics", ["metrics", "segment_scores", "lower_is_better"]),
     # then each metric's own section, from the registry (metric_help_sections)
     ("Confidence intervals (one system) and paired significance tests (several)",
-     ["confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar", "paired_ar_n", "seed"]),
+     ["confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar", "paired_ar_n", "seed",
+      "resample_unit", "docids"]),
     ("Output", ["sentence_level", "output_format", "score_only", "width", "short", "detail", "no_color", "quiet",
                 "expect_signature"]),
     ("Speed (the scores are the same)", ["jobs", "dask"]),

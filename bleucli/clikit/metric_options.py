@@ -54,7 +54,13 @@ def metric_options(function: Callable[..., Any]) -> Callable[..., Any]:
     # a plugin that could not be registered stays a choice, so that asking for it says why it cannot run
     choices = [*names, *registry.refused()]
     options = [click.option("-m", "--metrics", multiple=True, type=click.Choice(choices, case_sensitive=False),
-                            metavar="METRIC...", help=f"Metrics to compute: {', '.join(names)} [default: bleu].")]
+                            metavar="METRIC...", help=f"Metrics to compute: {', '.join(names)} [default: bleu]."),
+               click.option("--segment-scores", "segment_scores", multiple=True, default=(), metavar="NAME FILE...",
+                            help="A metric given as segment scores, one file per system in -i order (a number a "
+                                 "line, JSON lines with 'score', or COMET's --to_json output); its score is "
+                                 "their mean, scored after -m's metrics. Repeat for more metrics."),
+               click.option("--lower-is-better", "lower_is_better", multiple=True, default=(), metavar="NAME",
+                            help="A --segment-scores metric for which lower scores are better.")]
     for entry in registry.entries().values():
         defaults = entry.options()
         options.extend(_option(flag, defaults) for flag in entry.flags)

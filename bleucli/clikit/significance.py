@@ -11,12 +11,21 @@ from typing import Any
 
 import click
 
-from ..options import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED
+from ..options import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, RESAMPLE_UNITS
+
+
+def resample_unit_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--resample-unit {segment,document}``: what a resample draws (``-ci``, ``-pbs``, ``-par``, ``compare``)."""
+    return click.option("--resample-unit", "resample_unit", type=click.Choice(RESAMPLE_UNITS), default="segment",
+                        show_default=True,
+                        help="What a resample draws: single segments (sacreBLEU), or whole documents (their "
+                             "segments' statistics summed first; doc ids from -t or --docids; signature "
+                             "unit:doc).")(function)
 
 
 def significance_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """The sacreBLEU-compatible flags of confidence intervals and paired tests."""
-    options = [
+    options: list[Callable[[Any], Any]] = [
         click.option("-ci", "--confidence", is_flag=True,
                      help="Bootstrap 95% confidence interval of a single system."),
         click.option("-cin", "--confidence-n", type=click.IntRange(min=1), default=DEFAULT_BOOTSTRAP_SAMPLES,
@@ -34,6 +43,11 @@ def significance_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--seed", default=None, metavar="N|none",
                      help=f"Random seed of resampling tests [default: BLEUCLI_SEED or {DEFAULT_SEED}]; "
                           "'none' for unseeded."),
+        resample_unit_option,
+        click.option("--docids", metavar="FILE", default=None,
+                     help="The document id of each segment, one a line, for --resample-unit document "
+                          "[default with -t: the test set's doc ids]. A document is every segment of its id, "
+                          "contiguous or not."),
     ]
     for option in reversed(options):
         function = option(function)

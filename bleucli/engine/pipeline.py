@@ -53,8 +53,11 @@ class RunResult(Frozen):
 
 
 def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
-        executor: "Executor | None" = None) -> RunResult:
+        executor: "Executor | None" = None, documents: Sequence[str] | None = None) -> RunResult:
     """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`).
+
+    ``documents`` are each segment's document id, which ``--resample-unit document``
+    (``options.significance.unit``) resamples by.
 
     The work runs in this process, in ``options.jobs`` local processes, or on
     ``executor`` if one is given (``options.jobs`` is then the number of tasks
@@ -82,8 +85,16 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
                                      inputs.reference_names, options.jobs, executor)
         return RunResult(mode, [s.signature for s in scores[0]], inputs.system_names, scores=scores)
     check_significance_systems(options, len(inputs.systems))
+    check_documents(options, documents)
     rows = stream_rows(metrics, inputs, options.jobs, executor)
-    return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin)
+    return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin, documents)
+
+
+def check_documents(options: RunOptions, documents: Sequence[str] | None) -> None:
+    """Document resampling needs each segment's document id."""
+    if options.significance.unit == "document" and documents is None:
+        raise OptionError("--resample-unit document needs each segment's document id: --docids FILE, "
+                          "or a test set with doc ids (-t)")
 
 
 def check_significance_systems(options: RunOptions, n_systems: int) -> None:
@@ -95,11 +106,15 @@ def check_significance_systems(options: RunOptions, n_systems: int) -> None:
 
 
 def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Sequence[Sequence[Any]],
-                system_names: Sequence[str], nrefs: int, from_stdin: bool = False) -> RunResult:
+                system_names: Sequence[str], nrefs: int, from_stdin: bool = False,
+                documents: Sequence[str] | None = None) -> RunResult:
     """Corpus scores or a significance test from per-segment rows ``[metric][system][segment]``.
 
     What :func:`run` does once the rows are read, and what ``bleucli merge``
-    does with per-segment shards.
+    does with per-segment shards. With ``--resample-unit document`` the rows
+    are first summed per document (``documents``: each segment's id), and the
+    tests resample those (:mod:`bleucli.significance.units`); the scores shown
+    stay the segment rows' own.
     """
     from ..significance import (
         confidence_interval,
@@ -116,18 +131,33 @@ def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Seque
                    for metric, per_metric in zip(metrics, rows)] for k in range(len(system_names))]
         return RunResult(mode, [s.signature for s in scores[0]], system_names, scores=scores)
     check_significance_systems(options, len(system_names))
+    check_documents(options, documents)
     test = options.significance
     signatures = [metric.signature(nrefs) for metric in metrics]
-    resampling = {"bs" if mode != "ar" else "ar": test.resamples, "seed": seed_label(test.seed)}
+    resampling: dict[str, Any] = {"bs" if mode != "ar" else "ar": test.resamples, "seed": seed_label(test.seed)}
+    by_document = test.unit == "document"
+    corpus: list[list[Score]] = []
+    if by_document:
+        from ..significance.units import DOCUMENT_UNIT, document_index, rows_by_document
+
+        resampling["unit"] = DOCUMENT_UNIT
+        corpus = [[metric.score_from_statistics(Statistics.of_rows(system_rows).totals(), nrefs)
+                   for system_rows in per_metric] for metric, per_metric in zip(metrics, rows)]
+        index = document_index(documents or (), len(rows[0][0]), options.significance.docids or "doc ids")
+        rows = rows_by_document(rows, index)
     signatures = [s.with_fields(**resampling) for s in signatures]
     if mode == "ci":
         intervals = [confidence_interval(metric, per_metric[0], test.resamples, test.seed, nrefs=nrefs)
                      for metric, per_metric in zip(metrics, rows)]
+        if by_document:
+            intervals = [_with_unit(result, scores, resampling) for result, scores in zip(intervals, corpus)]
         return RunResult(mode, signatures, system_names, confidence=intervals)
     names = default_system_names(len(system_names)) if from_stdin else paired_system_names(list(system_names))
     results = [paired_test(mode, metric, per_metric[0], per_metric[1:], test.resamples,  # type: ignore[arg-type]
                            test.seed, names=names, jobs=options.jobs, nrefs=nrefs)
                for metric, per_metric in zip(metrics, rows)]
+    if by_document:
+        results = [_with_unit(result, scores, resampling) for result, scores in zip(results, corpus)]
     warn_zero_deltas(results)
     return RunResult(mode, signatures, system_names, paired=results)
 
@@ -148,6 +178,24 @@ def warn_zero_deltas(results: Sequence[Any]) -> None:
                 warn(f"{result.metric}: {row.system} scores exactly as the baseline (an observed delta of exactly 0); "
                      f"its p-value ({row.p_value:.4f}) is sacreBLEU's and does not mean a significant difference "
                      "(bleucli rank and compare give it p = 1)")
+
+
+def _with_unit(result: Any, scores: Sequence[Score], resampling: dict[str, Any]) -> Any:
+    """A document-resampled result with the unit in its signature and the segment rows' own scores.
+
+    Summing a float column (TER's reference lengths, segment scores) per
+    document first may change a score's last bit; the score shown is the one
+    the scoring command prints for the same files.
+    """
+    import dataclasses
+
+    from ..significance import ConfidenceResult
+
+    signature = result.signature.with_fields(**resampling)
+    if isinstance(result, ConfidenceResult):
+        return dataclasses.replace(result, score=scores[0].score, corpus=scores[0], signature=signature)
+    rows = [dataclasses.replace(row, score=score.score, signature=signature) for row, score in zip(result.rows, scores)]
+    return dataclasses.replace(result, signature=signature, baseline=rows[0], systems=tuple(rows[1:]))
 
 
 def detail_scores(metrics: Sequence[Metric[Any]], hypotheses: Sequence[str], references: Sequence[Sequence[str]],

@@ -63,13 +63,46 @@ def stream_statistics(
     :class:`~bleucli.engine.executor.Workers` (``jobs`` processes, or ``executor``); :class:`Statistics`
     add exactly in any grouping, so the result does not depend on the cut.
     """
-    collected: list[list[list[Statistics]]] = [[[] for _ in streams.systems] for _ in metrics]
-    for part in run_parts(metrics, streams, "sums", jobs, executor):
+    text, given = _split(metrics)
+    collected: list[list[list[Statistics]]] = [[[] for _ in streams.systems] for _ in text]
+    for part in run_parts([metrics[i] for i in text], streams, "sums", jobs, executor):
         for mine, theirs in zip(collected, part):
             for per_system, statistics in zip(mine, theirs):
                 per_system.append(statistics)
     # not None: the input has at least one segment (empty input is an error)
-    return [[total(per_system) for per_system in per_metric] for per_metric in collected]  # type: ignore[misc]
+    sums = [[total(per_system) for per_system in per_metric] for per_metric in collected]
+    if not given:
+        return sums  # type: ignore[return-value]
+    counts = [s.segments for s in sums[0]] if sums else _count_segments(streams)  # type: ignore[union-attr]
+    out: list[list[Statistics]] = [[] for _ in metrics]
+    for position, index in enumerate(text):
+        out[index] = sums[position]  # type: ignore[assignment]
+    for index in given:
+        out[index] = [Statistics.of_rows(rows) for rows in _given_rows(metrics[index], counts)]
+    return out
+
+
+def _split(metrics: Sequence[Metric[Any]]) -> tuple[list[int], list[int]]:
+    """The positions of the metrics that score text, and of those whose rows are given (segment scores)."""
+    given = [i for i, metric in enumerate(metrics) if callable(getattr(metric, "system_rows", None))]
+    return [i for i in range(len(metrics)) if i not in given], given
+
+
+def _given_rows(metric: Any, counts: Sequence[int]) -> list[list[list[Any]]]:
+    """Every system's rows of a metric given as segment scores, one per hypothesis (else exit 3)."""
+    metric.check_systems(len(counts))
+    return [metric.system_rows(k, n) for k, n in enumerate(counts)]
+
+
+def _count_segments(streams: Streams) -> list[int]:
+    """Each system's number of segments, when no metric reads the text (only given segment scores)."""
+    from ..metrics.base import check_stream_lengths
+
+    systems = [list(system) for system in streams.systems]
+    references = [list(stream) for stream in streams.references]
+    for hypotheses in systems:
+        check_stream_lengths(hypotheses, references)
+    return [len(hypotheses) for hypotheses in systems]
 
 
 def stream_rows(
@@ -80,11 +113,17 @@ def stream_rows(
     The same parts and executor as :func:`stream_statistics` (plain files read by the workers themselves
     included), keeping every row instead of their sums.
     """
+    text, given = _split(metrics)
     rows: list[list[list[list[Any]]]] = [[[] for _ in streams.systems] for _ in metrics]
-    for part in run_parts(metrics, streams, "rows", jobs, executor):
-        for mine, theirs in zip(rows, part):
+    text_rows = [rows[i] for i in text]
+    for part in run_parts([metrics[i] for i in text], streams, "rows", jobs, executor):
+        for mine, theirs in zip(text_rows, part):
             for system_rows, more in zip(mine, theirs):
                 system_rows.extend(more)
+    if given:
+        counts = [len(system_rows) for system_rows in text_rows[0]] if text else _count_segments(streams)
+        for index in given:
+            rows[index] = _given_rows(metrics[index], counts)
     return rows
 
 

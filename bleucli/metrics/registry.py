@@ -37,6 +37,7 @@ from ..options import (
     BLEUOptions,
     CHRFOptions,
     MetricOptions,
+    SegmentScoreOptions,
     TEROptions,
 )
 
@@ -520,11 +521,72 @@ def metric_names(requested: Sequence[str]) -> tuple[str, ...]:
 
 
 def for_score(score_name: str) -> MetricEntry | None:
-    """The entry of the metric that gives scores called ``score_name`` (``chrF2++``: chrF), if registered."""
+    """The entry of the metric that gives scores called ``score_name`` (``chrF2++``: chrF), if registered.
+
+    Metrics given as segment scores (``--segment-scores NAME``) are found too once they are built, so
+    that whatever asks "is lower better?" or "what are its signature keys?" treats them as any other.
+    """
     for entry in entries().values():
         if entry.names_score(score_name):
             return entry
-    return None
+    return _segment_score_entries.get(score_name)
+
+
+#: The signature keys of a metric given as segment scores (long -> short): the files' sha256 (12 digits each,
+#: in -i order) and how they are aggregated (``mean``).
+SEGMENT_SCORE_KEYS = {"scores": "sc", "agg": "agg"}
+
+#: The entries of the metrics given as segment scores built in this process, by score name.
+_segment_score_entries: dict[str, MetricEntry] = {}
+
+
+def segment_score_entry(options: SegmentScoreOptions) -> MetricEntry:
+    """The entry of a metric given as segment scores (not a ``-m`` choice: it exists only with its files)."""
+    return MetricEntry(
+        name=options.name.lower(), metric="bleucli.metrics.segment_scores:SegmentScores",
+        options=SegmentScoreOptions, signature_family=options.name, signature_keys=dict(SEGMENT_SCORE_KEYS),
+        # [score, 1]: the score is any finite float (COMET's can be negative); stats/merge do not take them
+        statistics=StatisticsSchema(columns=lambda record: 2, real_columns=frozenset({0})),
+        lower_is_better=options.lower_is_better, help_section="Segment scores", origin="--segment-scores",
+    )
+
+
+def segment_score_options(values: Sequence[str], lower_is_better: Sequence[str] = (),
+                          systems: Sequence[str] = ()) -> tuple[SegmentScoreOptions, ...]:
+    """``--segment-scores``'s values as the command line gives them, and ``--lower-is-better``.
+
+    Each occurrence of ``--segment-scores NAME FILE...`` arrives as one value, its words joined by NUL
+    (:func:`bleucli.cli.argv.expand_greedy_options`; no argument can hold a NUL); a value without a NUL
+    starts a new metric when it is the first, and is a further file of the last one otherwise.
+
+    A name may not be one of a registered metric's (``BLEU``, ``chrF2``...) nor given twice, and
+    ``--lower-is-better`` must name one of them.
+    """
+    groups: list[list[str]] = []
+    for value in values:
+        parts = value.split("\0")
+        if len(parts) > 1 or not groups:
+            groups.append(parts)
+        else:
+            groups[-1].append(value)
+    out = []
+    seen: set[str] = set()
+    lower = {name.lower() for name in lower_is_better}
+    for name, *files in groups:
+        clash = entries().get(name.lower()) or (for_score(name) if name not in _segment_score_entries else None)
+        if clash is not None:
+            raise OptionError(f"--segment-scores {name}: scores of that name are the metric {clash.name}'s "
+                              "(-m); choose another name")
+        if name.lower() in seen:
+            raise OptionError(f"--segment-scores {name} is given twice")
+        if not files:
+            raise OptionError(f"--segment-scores {name}: give one score file per system, in -i order")
+        seen.add(name.lower())
+        out.append(SegmentScoreOptions(name, tuple(files), name.lower() in lower, tuple(systems)))
+    unknown = sorted(lower - seen)
+    if unknown:
+        raise OptionError(f"--lower-is-better {unknown[0]}: no --segment-scores metric of that name")
+    return tuple(out)
 
 
 def metric_options_from_flags(flags: Mapping[str, Any], sentence_level: bool = False) -> MetricOptions:
@@ -532,7 +594,14 @@ def metric_options_from_flags(flags: Mapping[str, Any], sentence_level: bool = F
     requested = tuple(flags.get("metrics") or ())
     records = {entry.name: entry.options_from_flags(flags, sentence_level) for entry in entries().values()}
     builtin = {name: records.pop(name) for name in ("bleu", "chrf", "ter")}
-    return MetricOptions(requested, others=tuple(records.items()), **builtin)
+    given = segment_score_options(_words(flags.get("segment_scores")), _words(flags.get("lower_is_better")),
+                                  _words(flags.get("inputs")))
+    return MetricOptions(requested, others=tuple(records.items()), segment_scores=given, **builtin)
+
+
+def _words(value: Any) -> tuple[str, ...]:
+    """A multiple option's values; anything else (not given, a command without the option) is none."""
+    return tuple(value) if isinstance(value, (list, tuple)) else ()
 
 
 def build_metrics(
@@ -553,10 +622,17 @@ def build_metrics(
         metric = get(name).build(options.of(name), references, trg_lang, models)
         metric.signature_fields = dict(signature_fields or {})
         metrics.append(metric)
+    for given in options.segment_scores:  # after -m's metrics, in the order given
+        entry = segment_score_entry(given)
+        _segment_score_entries[given.name] = entry
+        metric = entry.build(given)
+        metric.signature_fields = dict(signature_fields or {})
+        metrics.append(metric)
     return metrics
 
 
 __all__ = [
     "ENTRY_POINT_GROUP", "Flag", "StatisticsSchema", "MetricEntry", "PluginWarning", "BUILTIN", "entries", "refused",
-    "get", "metric_names", "for_score", "metric_options_from_flags", "build_metrics",
+    "get", "metric_names", "for_score", "metric_options_from_flags", "build_metrics", "segment_score_entry",
+    "segment_score_options",
 ]

@@ -55,8 +55,15 @@ def check_finite(score: Score) -> None:
 
     BLEU is unbounded above (floor smoothing adds ``-sv`` to every order's
     matches and totals, so ``-sv 1e6`` scores 2236.07 and ``-sv 1e308`` inf, as
-    in sacreBLEU); TER too; chrF never exceeds 100.
+    in sacreBLEU); TER too; chrF never exceeds 100. Segment scores given with
+    ``--segment-scores`` have any sign.
     """
+    from ..metrics.segment_scores import SegmentScore
+
+    if isinstance(score, SegmentScore):  # a mean of given scores: any finite number (COMET can be negative)
+        if not math.isfinite(score.score):
+            raise RuntimeError(f"{score.name} came out as {score.score!r}")
+        return
     upper = 100.0 + _ROUNDING_SLACK if score.name.startswith("chrF") else math.inf
     if math.isnan(score.score) or not (0.0 <= score.score <= upper):
         raise RuntimeError(f"{score.name} came out as {score.score!r}")

@@ -21,6 +21,7 @@ from ..clikit import report
 from ..clikit.metric_options import metric_options
 from ..clikit.output import emit
 from ..clikit.report import ExitCode
+from ..clikit.significance import resample_unit_option
 from ..metrics import registry
 from ..options import (
     DEFAULT_AR_TRIALS,
@@ -76,6 +77,7 @@ def testset_options_for_compare(command: Any) -> Any:
               help="With --fail-if-worse: fail only when the estimated accuracy of the delta with human judgments "
                    "(Kocmi et al. 2024) is at least A (0-1), e.g. 0.8; metrics without a published fit never fail.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
+@resample_unit_option
 @testset_options_for_compare
 @metric_options
 def compare(**flags: Any) -> int:
@@ -131,6 +133,9 @@ def _compare(flags: dict[str, Any]) -> int:
             documents = data.filter_hypotheses(documents, source=documents_name)
         else:
             documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
+    if options.significance.unit == "document" and documents is None:
+        raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
+                               "or a test set with doc ids (-t)")
     notices.flush()
     from ..clikit.progress import progress
 
@@ -139,7 +144,7 @@ def _compare(flags: dict[str, Any]) -> int:
                        source=source, source_name=source_name, command=_command_line(flags),
                        signature_fields=signature_fields, test_set=_test_set_input(data),
                        documents=documents, documents_name=documents_name, target_language=target,
-                       progress=advance)
+                       segment_keep=getattr(data, "keep", None), progress=advance)
     outputs = [(fmt, flags[f"{fmt}_path"]) for fmt in ("html", "markdown", "json") if flags[f"{fmt}_path"]]
     if not outputs:
         outputs = [("markdown", "-")]
@@ -213,7 +218,8 @@ def _options(flags: dict[str, Any]) -> Any:
                             max_line_bytes=flags["max_line_bytes"]),
         metrics=registry.metric_options_from_flags(flags),
         significance=SignificanceOptions("ar" if flags["paired_ar"] else "bs", paired_bs_n=flags["paired_bs_n"],
-                                         paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text)),
+                                         paired_ar_n=flags["paired_ar_n"], seed=resolve_seed(seed_text),
+                                         unit=flags["resample_unit"], docids=flags["docids"]),
         testset=TestSetOptions(test_set=flags["test_set"], langpair=flags["langpair"], origlang=flags["origlang"],
                                subset=flags["subset"], cache_dir=flags["cache_dir"], offline=flags["offline"],
                                registry=flags["testsets_registry"], mirrors=tuple(flags.get("mirrors") or ())),
@@ -238,6 +244,12 @@ def _command_line(flags: dict[str, Any]) -> str:
             words.append(flag)
     if flags["metrics"]:
         words += ["-m", *flags["metrics"]]
+    for value in flags.get("segment_scores") or ():
+        words += ["--segment-scores", *value.split("\0")]
+    for name in flags.get("lower_is_better") or ():
+        words += ["--lower-is-better", name]
+    if flags["resample_unit"] != "segment":
+        words += ["--resample-unit", flags["resample_unit"]]
     return " ".join(shlex.quote(w) for w in words)
 
 

@@ -17,6 +17,7 @@ from ..clikit import report
 from ..clikit.metric_options import metric_options
 from ..clikit.output import emit
 from ..clikit.report import ExitCode
+from ..clikit.significance import resample_unit_option
 from ..metrics import registry
 from ..options import INPUT_DEFAULTS, RUN_DEFAULTS
 from ..render.ranking import FORMATS
@@ -45,6 +46,10 @@ from .cli import testset_options_for_compare
               help="Approximate randomization trials [default: 10000, or more when the number of pairs needs it].")
 @click.option("--seed", default=None, metavar="N|none",
               help="Random seed of the tests [default: BLEUCLI_SEED or 12345]; 'none' for unseeded.")
+@resample_unit_option
+@click.option("--docids", metavar="FILE", default=None,
+              help="The document id of each segment, one a line, for --resample-unit document "
+                   "[default with -t: the test set's doc ids].")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=DEFAULT_ALPHA,
               show_default=True, help="Significance level: a pair is significant when its adjusted p <= alpha.")
 @click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
@@ -99,15 +104,42 @@ def _rank(flags: dict[str, Any]) -> int:
     notices = Notices(flags["quiet"])
     streams = open_inputs(options, data, notices)
     rows = stream_rows(metrics, streams, options.jobs)
+    documents = _documents(flags, options, data, notices, len(rows[0][0]) if rows and rows[0] else 0)
     notices.flush()
     nrefs = len(streams.references)
     n = flags["paired_ar_n"] if test == "ar" else flags["paired_bs_n"]
     rankings = [rank_systems(metric, per_metric, list(streams.system_names), test=test, n=n,
                              n_bootstrap=flags["paired_bs_n"], seed=seed, alpha=flags["alpha"],
-                             correction=flags["correction"], jobs=options.jobs, nrefs=nrefs)
+                             correction=flags["correction"], jobs=options.jobs, nrefs=nrefs, documents=documents)
                 for metric, per_metric in zip(metrics, rows)]
     emit(render_ranking(rankings, flags["fmt"], flags["width"], flags["short"]))
     return ExitCode.OK
+
+
+def _documents(flags: dict[str, Any], options: Any, data: Any, notices: Any, segments: int) -> list[list[int]] | None:
+    """The segments of each document with ``--resample-unit document`` (doc ids from ``--docids`` or ``-t``)."""
+    from ..significance.units import document_index
+    from .cli import _test_set_field
+
+    name = flags["docids"]
+    if flags["resample_unit"] != "document":
+        if name:
+            raise click.UsageError("--docids applies to --resample-unit document")
+        return None
+    if name:
+        from ..input.reading import FileLines
+
+        ids: list[str] | None = list(FileLines(name, options.inputs.encoding, notices.pending,
+                                               options.inputs.max_line_bytes))
+        if data is not None:
+            ids = data.filter_hypotheses(ids, source=name)
+    else:
+        ids = _test_set_field(options, data, "docid") if data is not None else None
+        name = f"{data.test}:docid" if data is not None else "doc ids"
+    if ids is None:
+        raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
+                               "or a test set with doc ids (-t)")
+    return document_index(ids, segments, name)
 
 
 __all__ = ["rank"]

@@ -529,6 +529,7 @@ def compare(
     documents_name: str | None = None,
     target_language: str | None = None,
     progress: Callable[[int], None] | None = None,
+    segment_keep: Sequence[bool] | None = None,
 ) -> Comparison:
     """Score and compare ``systems`` (the first is the baseline) as ``options`` say.
 
@@ -544,7 +545,9 @@ def compare(
     reference-length, sentence-score and document buckets. ``signature_fields`` are a test set's
     (``test:``, ``lang:``...), as the scoring command gives its metrics;
     ``test_set`` is ``(name, sha256 of its reference data)`` for the header;
-    ``documents`` gives each segment's document id (a document view).
+    ``documents`` gives each segment's document id (a document view);
+    ``segment_keep`` the lines of the whole test set that ``-t --origlang/--subset``
+    keeps, which ``--segment-scores`` files (one score per line of the whole set) are filtered by.
     ``progress`` is called with the number of segments highlighted as they are (a command's progress bar).
     """
     from ..engine.pipeline import run_on_rows
@@ -560,7 +563,10 @@ def compare(
     target = options.testset.target_language if target_language is None else target_language
     # the metrics of `bleucli REF -i SYS... -m ...`, in that order (the first is the primary one)
     metrics = registry.build_metrics(metric_options, None, target, signature_fields)
-    bleu_only = metric_options._replace(requested=("bleu",))
+    for metric in metrics:
+        if segment_keep is not None and hasattr(metric, "system_rows"):
+            metric.keep = segment_keep  # type: ignore[attr-defined]
+    bleu_only = metric_options._replace(requested=("bleu",), segment_scores=())
     sentence_metric: BLEU = registry.build_metrics(  # type: ignore[assignment]
         bleu_only._replace(bleu=metric_options.bleu._replace(effective_order=True)), None, target, signature_fields)[0]
     names = [m.name for m in metrics]
@@ -580,13 +586,20 @@ def compare(
 
     def run_test(kind: str) -> tuple[PairedResult, ...]:
         paired = run_on_rows(options._replace(significance=significance._replace(test=kind)), metrics, rows,
-                             system_names, nrefs)
+                             system_names, nrefs, documents=documents)
         return tuple(paired.paired)
 
     bootstrap = run_test("bs")
     randomization = run_test("ar") if test == "ar" else ()
     resamples = significance.paired_ar_n if test == "ar" else significance.paired_bs_n
-    pairwise = _pairwise(metrics[0], rows[0], test, resamples, significance.seed, options.jobs, nrefs) \
+    test_rows = rows[0]
+    index = None
+    if significance.unit == "document":  # the pairwise p-values and the rankings resample documents too
+        from ..significance.units import document_index, rows_by_document
+
+        index = document_index(documents or (), len(references[0]), documents_name or "doc ids")
+        test_rows = rows_by_document([rows[0]], index)[0]
+    pairwise = _pairwise(metrics[0], test_rows, test, resamples, significance.seed, options.jobs, nrefs) \
         if len(systems) > 2 else ()
     tokens = _Tokens(sentence_metric, systems, references)
     # every metric of -m other than BLEU: its sentence scores and buckets (BLEU's are computed below)
@@ -616,18 +629,21 @@ def compare(
         pairwise=pairwise, segments=segments, buckets=buckets, ngrams=_ngram_differences(tokens, segments),
         inputs=tuple(inputs), command=command, test=test, resamples=resamples, seed=seed,
         max_order=sentence_metric.max_ngram_order, tokenizer=sentence_metric.tokenizer.signature,
-        rankings=_rankings(metrics, rows, system_names, test, resamples, n_boot, seed, options.jobs, nrefs),
+        rankings=_rankings(metrics, rows, system_names, test, resamples, n_boot, seed, options.jobs, nrefs, index),
         sentence_metrics=tuple(metric.name for metric, _ in others),
     )
 
 
 def _rankings(metrics: Sequence[Metric[Any]], rows: Sequence[Any], system_names: Sequence[str], test: str, n: int,
-              n_bootstrap: int, seed: int | None, jobs: int, nrefs: int) -> tuple[Ranking, ...]:
-    """Every metric's ranking of the systems, with the report's test, resamples and seed (Holm, alpha 0.05)."""
+              n_bootstrap: int, seed: int | None, jobs: int, nrefs: int,
+              documents: Sequence[Sequence[int]] | None = None) -> tuple[Ranking, ...]:
+    """Every metric's ranking of the systems, with the report's test, resamples, seed and resampling unit
+    (Holm, alpha 0.05)."""
     from ..significance.ranking import rank_systems
 
     return tuple(rank_systems(metric, per_metric, list(system_names), test=test, n=n, n_bootstrap=n_bootstrap,
-                              seed=seed, jobs=jobs, nrefs=nrefs) for metric, per_metric in zip(metrics, rows))
+                              seed=seed, jobs=jobs, nrefs=nrefs, documents=documents)
+                 for metric, per_metric in zip(metrics, rows))
 
 
 def sentence_score_matrix(metric: Metric[Any], rows: Sequence[Sequence[Sequence[Any]]], nrefs: int) -> Any:

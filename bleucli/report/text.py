@@ -23,6 +23,18 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
 
 
+def resample_unit(c: Comparison) -> str:
+    """``document`` when the report's tests resampled whole documents (``--resample-unit document``)."""
+    return "document" if c.bootstrap and "unit" in c.bootstrap[0].signature.to_dict() else "segment"
+
+
+def _decimals(c: Comparison, metric: int, width: int) -> int:
+    """Decimals of a metric's numbers: ``width``, and at least 4 for segment scores (COMET's are near 0.8)."""
+    from ..metrics.segment_scores import SegmentScore
+
+    return max(width, 4) if isinstance(c.scores[0][metric], SegmentScore) else width
+
+
 def comparison_markdown(c: Comparison, width: int = 1, min_accuracy: float | None = None) -> str:
     """The systems table with CIs, deltas and p-values, then the test, the signatures and any regression."""
     fitted = [any(c.human_accuracy(k, m) is not None for k in range(1, len(c.systems)))
@@ -35,9 +47,10 @@ def comparison_markdown(c: Comparison, width: int = 1, min_accuracy: float | Non
         cells = [_cell(system) + (" (baseline)" if k == 0 else "")]
         for m in range(len(c.metric_names)):
             row = c.bootstrap[m].rows[k]
-            cells.append(f"{c.scores[k][m].score:.{width}f} ({row.mean or 0.0:.{width}f} ± {row.ci or 0.0:.{width}f})")
+            w = _decimals(c, m, width)
+            cells.append(f"{c.scores[k][m].score:.{w}f} ({row.mean or 0.0:.{w}f} ± {row.ci or 0.0:.{w}f})")
             p_value = c.p_value(k, m)
-            cells.append("" if k == 0 else f"{c.delta(k, m):+.{width}f}")
+            cells.append("" if k == 0 else f"{c.delta(k, m):+.{w}f}")
             cells.append("" if p_value is None else f"{p_value:.4f}" + ("*" if p_value <= 0.05 else ""))
             if fitted[m]:
                 accuracy = c.human_accuracy(k, m)
@@ -49,7 +62,8 @@ def comparison_markdown(c: Comparison, width: int = 1, min_accuracy: float | Non
         f"{len(c.segments)} segments. CIs: paired bootstrap, {c.bootstrap[0].n} resamples; p: {test}, "
         f"{c.resamples} {'resamples' if c.test == 'bs' else 'trials'}, "
         f"seed {c.seed if c.seed is not None else 'none'}; "
-        "* marks p <= 0.05 (chance is unlikely to explain the difference on these segments).",
+        + ("resamples draw whole documents (unit:doc); " if resample_unit(c) == "document" else "")
+        + "* marks p <= 0.05 (chance is unlikely to explain the difference on these segments).",
         "",
     ]
     if any(fitted):
@@ -80,6 +94,7 @@ def comparison_record(c: Comparison) -> dict[str, Any]:
     return {
         "command": c.command,
         "test": c.test, "resamples": c.resamples, "bootstrap_resamples": c.bootstrap[0].n, "seed": c.seed,
+        "resample_unit": resample_unit(c),
         "signatures": {score.name: score.signature.format() for score in c.scores[0]},
         "inputs": [{"role": f.role, "name": f.name, "sha256": f.sha256} for f in c.inputs],
         "systems": systems,

@@ -25,7 +25,9 @@ from ..options import FORMATS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, Signi
 #: Scoring options that make no sense for a shard (it holds sums, not printed scores).
 _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar",
                    "paired_ar_n", "seed", "output_format", "score_only", "width", "short", "expect_signature",
-                   "echo", "list_sets", "citation", "download", "version"}
+                   "echo", "list_sets", "citation", "download", "version",
+                   # segment scores are not text statistics; documents are chosen when merging
+                   "segment_scores", "lower_is_better", "resample_unit", "docids"}
 
 
 def _stats(score: click.Command, flags: dict[str, Any]) -> int:
@@ -174,7 +176,8 @@ def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, 
         from ..engine.pipeline import run_on_rows
         from .format import merged_rows
 
-        result = run_on_rows(options, metrics, merged_rows(documents), names, nrefs)
+        result = run_on_rows(options, metrics, merged_rows(documents), names, nrefs,
+                             documents=_document_ids(options.significance, max_shard_bytes))
     finish(options, result, Notices(quiet), documents[0][1]["test_set"])
     return 0
 
@@ -186,8 +189,24 @@ def _significance(flags: dict[str, Any]) -> SignificanceOptions:
         raise click.UsageError("give one of --confidence, --paired-bs and --paired-ar")
     test = "ci" if flags["confidence"] else "bs" if flags["paired_bs"] else "ar" if flags["paired_ar"] else None
     seed = flags["seed"] if flags["seed"] is not None else os.environ.get("BLEUCLI_SEED")
+    unit = flags.get("resample_unit") or "segment"
+    if unit == "document" and test is None:
+        raise click.UsageError("--resample-unit document applies to -ci, -pbs and -par")
+    if flags.get("docids") is not None and unit != "document":
+        raise click.UsageError("--docids is read by --resample-unit document")
+    if unit == "document" and flags.get("docids") is None:
+        raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE")
     return SignificanceOptions(test, flags["confidence_n"], flags["paired_bs_n"],  # type: ignore[arg-type]
-                               flags["paired_ar_n"], resolve_seed(seed))
+                               flags["paired_ar_n"], resolve_seed(seed), unit, flags.get("docids"))
+
+
+def _document_ids(significance: SignificanceOptions, max_line_bytes: int) -> list[str] | None:
+    """The ``--docids`` file of the whole corpus (one id per merged segment), for document resampling."""
+    if significance.unit != "document" or significance.docids is None:
+        return None
+    from ..input.reading import FileLines
+
+    return list(FileLines(significance.docids, max_line_bytes=max_line_bytes))
 
 
 __all__ = ["stats_command", "merge"]

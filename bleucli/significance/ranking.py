@@ -244,6 +244,7 @@ def rank_systems(
     correction: str = "holm",
     jobs: int = 1,
     nrefs: int | str | None = None,
+    documents: Sequence[Sequence[int]] | None = None,
 ) -> Ranking:
     """Test every pair of systems on ``metric`` and rank them (see the module docstring).
 
@@ -251,6 +252,10 @@ def rank_systems(
     in the order of ``names``. ``n`` is the test's resamples or trials (default:
     :func:`default_resamples`); ``n_bootstrap`` the resamples of the rank ranges
     when the test is ``ar`` (default: the bootstrap's :func:`default_resamples`).
+    ``documents`` (the segments of each document, :func:`.units.document_index`)
+    makes every resample draw whole documents, as ``--resample-unit document``
+    does for ``-pbs``/``-par``: the scores stay the segment rows' own, the tests
+    run over each document's summed rows, and the signature records ``unit:doc``.
     """
     import numpy as np
 
@@ -288,6 +293,10 @@ def rank_systems(
                           "(a smaller --smooth-value gives finite scores)")
     values = [c.score for c in corpus]
     name = corpus[0].name
+    if documents is not None:
+        from .units import document_rows
+
+        stats = [document_rows(system_rows, documents) for system_rows in stats]
     from ..metrics import registry
 
     entry = registry.for_score(name)
@@ -332,6 +341,10 @@ def rank_systems(
     fields: dict[str, object] = {"bs": n_bootstrap, "seed": seed_label(seed), "sig": alpha, "corr": correction}
     if test == "ar":
         fields["ar"] = n
+    if documents is not None:
+        from .units import DOCUMENT_UNIT
+
+        fields["unit"] = DOCUMENT_UNIT
     signature = corpus[0].signature.with_fields(**fields)
     return Ranking(
         metric=name, systems=tuple(names), scores=tuple(values), order=tuple(order), pairs=pairs,

@@ -352,3 +352,21 @@ def json_extra(data: Any) -> dict[str, Any]:
     """The JSON ``test_set`` object: the set's names, pair, filters and the reference data hash."""
     return {"name": data.test, "language_pair": data.pair, "data_sha256": data.data_hash,
             "origlang": data.origlang, "subset": data.subset}
+
+
+def test_set_field(options: RunOptions, data: Any, field: str) -> list[str] | None:
+    """A field (``src``, ``docid``) of every set of ``-t``, concatenated and filtered as the references are.
+
+    ``None`` when a set lacks the field (plain and TSV sets may have no ``docid``).
+    """
+    from .. import testsets as ts
+
+    t = options.testset
+    lines: list[str] = []
+    with _cache_errors(f"prepare {t.test_set}", {"cache_dir": t.cache_dir}):
+        for name in data.test_sets:
+            if field not in ts.fields(name, t.langpair, **_library_kwargs(t)):
+                return None
+            lines += ts.get_field_lines(name, t.langpair, field, origlang=t.origlang, subset=t.subset,
+                                        **_library_kwargs(t))
+    return lines
