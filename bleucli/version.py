@@ -1,3 +1,3 @@
 """The single source of bleucli's version, which every signature carries."""
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bleucli.version import __version__
 from datasets import references, system
 
 SYSTEMS = ("Online-B", "JDExploreAcademy", "PROMT")
@@ -142,7 +143,7 @@ def test_bleucli_paired_test_through_the_table_is_sacrebleus(oracle_results: Any
     for test in ("bs", "ar"):
         signatures, scores = PairedTest(systems, metrics, references=None, test_type=test, n_samples=20)()
         expected_scores, expected_signatures = oracle_results[test]
-        ours = {key: value.format(False).replace("version:0.3.0", "version:2.6.0")
+        ours = {key: value.format(False).replace(f"version:{__version__}", "version:2.6.0")
                 for key, value in signatures.items()}
         assert ours == expected_signatures
         assert _printed(print_results_table, scores, ours, _args("text", test, False)) == \
