@@ -173,6 +173,9 @@ class OutputOptions(Frozen):
     color: bool = False
     #: ``-d``: sacreBLEU's per-origlang / per-subset breakdown after a single system's scores
     detail: bool = False
+    #: ``--human-accuracy``: after the ``-pbs``/``-par`` table (whose bytes stay sacreBLEU's), the estimated
+    #: human accuracy of each delta to the baseline (the JSON always has it)
+    human_accuracy: bool = False
 
     def format_for(self, sentence_level: bool) -> str:
         return (self.format or ("text" if sentence_level else "json")).lower()
@@ -261,7 +264,7 @@ class RunOptions(Frozen):
                                              flags["paired_ar_n"], seed, flags.get("resample_unit") or "segment",
                                              flags.get("docids")),
             output=OutputOptions(flags["output_format"], flags["width"], flags["short"], flags["score_only"],
-                                 flags["quiet"], color, bool(flags.get("detail"))),
+                                 flags["quiet"], color, bool(flags.get("detail")), bool(flags.get("human_accuracy"))),
             testset=TestSetOptions(flags["test_set"], flags["langpair"], flags["origlang"], flags["subset"],
                                    flags["cache_dir"], flags["offline"] or None, flags["testsets_registry"],
                                    tuple(flags.get("mirrors") or ())),

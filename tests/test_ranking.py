@@ -556,3 +556,27 @@ def test_rank_takes_segment_scores_as_a_metric(tmp_path: Path) -> None:
     by_system = _baseline_pairs(rankings["COMET"], paths[0])
     for entry in scoring[1:]:
         assert by_system[entry["system"]] == entry["COMET"]["p_value"]
+
+
+def test_pbs_human_accuracy_table_is_added_after_sacrebleus_block(tmp_path: Path) -> None:
+    """``-pbs --human-accuracy`` prints sacreBLEU's table and explanation unchanged, then each delta's
+    estimated human accuracy (the JSON's values), only for the metrics with a published fit."""
+    ref, paths = _rank_files(tmp_path)
+    args = [ref, "-i", *paths, "-pbs", "-pbsn", "200", "-m", "bleu", "chrf", "ter", "-nc"]
+    plain = invoke([*args, "-f", "text"])
+    added = invoke([*args, "-f", "text", "--human-accuracy"])
+    data = _pbs_json([*args, "-f", "json"])
+    assert plain.exit_code == 0 and added.exit_code == 0, added.stderr
+    head, signatures = plain.stdout.split("\n\n-----------------\nMetric signatures", 1)
+    assert added.stdout.startswith(head + "\n\n")
+    assert added.stdout.endswith("\n\n-----------------\nMetric signatures" + signatures)
+    block = added.stdout[len(head) + 2:-len("\n\n-----------------\nMetric signatures" + signatures)]
+    assert "Δ BLEU → human acc." in block and "Δ chrF2 → human acc." in block and "TER" not in block
+    assert "Kocmi" in block
+    for entry in data[1:]:
+        line = next(row for row in block.splitlines() if f" {entry['system']} │" in row)
+        for metric in ("BLEU", "chrF2"):
+            accuracy = entry[metric]["human_accuracy"]
+            assert f"{accuracy['delta']:+.2f} → {100 * accuracy['accuracy']:.1f}%" in line
+    latex = invoke([*args, "-f", "latex", "--human-accuracy"])
+    assert latex.exit_code == 0 and latex.stdout.count("\\toprule") == 2

@@ -71,6 +71,9 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
 @click.option("-d", "--detail", is_flag=True,
               help="With -t: the score of each original language and domain/country subset after the "
                    "score (sacreBLEU's breakdown; text output).")
+@click.option("--human-accuracy", "human_accuracy", is_flag=True,
+              help="With -pbs/-par (text, latex): after sacreBLEU's table, the estimated accuracy with human "
+                   "judgments of each delta to the baseline (Kocmi et al. 2024), for metrics with a published fit.")
 @click.option("-nc", "--no-color", is_flag=True,
               help="No colours (p-values, headers) even on a terminal; NO_COLOR=1 does the same.")
 @click.option("-w", "--width", type=click.IntRange(min=0), default=OUTPUT_DEFAULTS.width, show_default=True,

@@ -84,7 +84,7 @@ def paired(results: Sequence[PairedResult], output: OutputOptions) -> str:
     from .significance import render_paired
 
     return render_paired(results, output.format_for(sentence_level=False), width=output.width,
-                         short=output.short, color=output.color)
+                         short=output.short, color=output.color, human=output.human_accuracy)
 
 
 def detail(rows: Sequence[tuple[str, int, Sequence[Score]]], output: OutputOptions) -> str:

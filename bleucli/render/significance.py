@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..significance import ConfidenceResult, PairedResult, SystemResult
-from ..significance.human_accuracy import CITATION, human_accuracy, tokenizer_of
+from ..significance.human_accuracy import CITATION, CITATION_SHORT, human_accuracy, tokenizer_of
 from .records import json_list, score_record, to_json
 from .tables import fancy_grid, latex_booktabs
 from .text import paint as _paint
@@ -187,9 +187,37 @@ def paired_json(results: Sequence[PairedResult]) -> str:
     return to_json(paired_data(results), indent=4)
 
 
+def human_accuracy_table(results: Sequence[PairedResult], fmt: str = "text") -> str | None:
+    """Each system's estimated human accuracy of its delta to the baseline, per metric with a published fit.
+
+    A separate table after sacreBLEU's, so that the drop-in table keeps its bytes; ``None`` when no
+    metric has a fit (nothing is shown, never a guess).
+    """
+    fitted = [r for r in results if any(_accuracy(r, row) is not None for row in r.systems)]
+    if not fitted:
+        return None
+    headers = ["System"] + [f"Δ {r.metric} → human acc." for r in fitted]
+    rows = []
+    for i, first in enumerate(results[0].rows):
+        if first.is_baseline:
+            continue
+        cells = [first.system]
+        for result in fitted:
+            accuracy = _accuracy(result, result.rows[i])
+            cells.append("–" if accuracy is None else f"{accuracy['delta']:+.2f} → {100 * accuracy['accuracy']:.1f}%")
+        rows.append(cells)
+    table = (fancy_grid if fmt == "text" else latex_booktabs)(headers, rows, ["right"] + ["center"] * len(fitted))
+    return (f"{table}\n\n - Estimated accuracy with human judgments of a delta this size to the baseline "
+            f"({CITATION_SHORT}); metrics without a published fit are not shown.")
+
+
 def render_paired(results: Sequence[PairedResult], fmt: str = "text", width: int = 1,
-                  short: bool = False, color: bool = False) -> str:
-    """Everything ``-pbs``/``-par`` prints: table, explanation and signatures (or the JSON)."""
+                  short: bool = False, color: bool = False, human: bool = False) -> str:
+    """Everything ``-pbs``/``-par`` prints: table, explanation and signatures (or the JSON).
+
+    ``human`` adds :func:`human_accuracy_table` after the explanation (text and LaTeX; the JSON
+    always carries ``human_accuracy``).
+    """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format '{fmt}' (choose from: {', '.join(FORMATS)})")
     if fmt == "json":
@@ -199,4 +227,7 @@ def render_paired(results: Sequence[PairedResult], fmt: str = "text", width: int
     assert first is not None
     explanation = paired_explanation(first.test, first.n, first.baseline.system, color and fmt == "text")
     block = signatures_block([(r.metric, r.signature.format(short)) for r in results])
+    accuracy = human_accuracy_table(results, fmt) if human else None
+    if accuracy is not None:
+        explanation = f"{explanation}\n\n{accuracy}"
     return f"{table}\n\n{explanation}\n\n{block}"
