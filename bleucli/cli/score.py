@@ -131,7 +131,7 @@ def _score(flags: dict[str, Any]) -> int:
     full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
     inputs = open_inputs(options, data, notices, full if options.output.detail else None)
     with backend(options) as (on_backend, executor):
-        result = run(on_backend, metrics, inputs, executor)
+        result = run(on_backend, metrics, inputs, executor, progress=_bar())
         detail = None
         if options.output.detail and result.mode in ("corpus", "ci"):
             if len(result.system_names) > 1:
@@ -140,6 +140,13 @@ def _score(flags: dict[str, Any]) -> int:
                 detail = tscli.detail_rows(options, data, metrics, full[0] if full else [])
         finish(options, result, notices, tscli.json_extra(data) if data is not None else None, detail)
     return 0
+
+
+def _bar() -> Any:
+    """The engine's progress reporter: click's bar on stderr when it is a terminal (after a delay), else None."""
+    from ..clikit.progress import progress, stderr_is_a_terminal
+
+    return progress if stderr_is_a_terminal() else None
 
 
 def _options(flags: dict[str, Any]) -> RunOptions:
