@@ -26,11 +26,13 @@ from ..frozen import Frozen
 from ..metrics.base import Metric, Score
 from ..options import RunOptions
 from ..signature import Signature
-from .progress import Reporter, paired_units, phase
+from .progress import paired_units, phase
 from .streaming import Streams
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
+
+    from .progress import Reporter
 
 
 #: The opened inputs of a run (:class:`bleucli.engine.streaming.Streams`).
@@ -54,7 +56,7 @@ class RunResult(Frozen):
 
 
 def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
-        executor: "Executor | None" = None, progress: Reporter | None = None) -> RunResult:
+        executor: "Executor | None" = None, progress: "Reporter | None" = None) -> RunResult:
     """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`).
 
     The work runs in this process, in ``options.jobs`` local processes, or on
@@ -117,7 +119,7 @@ def check_significance_systems(options: RunOptions, n_systems: int) -> None:
 
 def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Sequence[Sequence[Any]],
                 system_names: Sequence[str], nrefs: int, from_stdin: bool = False,
-                progress: Reporter | None = None) -> RunResult:
+                progress: "Reporter | None" = None) -> RunResult:
     """Corpus scores or a significance test from per-segment rows ``[metric][system][segment]``.
 
     What :func:`run` does once the rows are read, and what ``bleucli merge``

@@ -20,20 +20,20 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from contextvars import ContextVar
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-#: Called with the units of work just done.
-Advance = Callable[[int], None]
-#: A phase's length in units, or a callable giving it (called only if a bar is drawn: counting lines costs a read).
-Length = int | Callable[[], int | None]
+if TYPE_CHECKING:  # pragma: no cover - the types only: every run imports this module, at no cost
+    from contextlib import AbstractContextManager
+    from typing import TypeAlias
 
-
-class Reporter(Protocol):
-    """``with reporter("Scoring", length) as advance: ...``: shows (or not) the progress of one phase."""
-
-    def __call__(self, label: str, length: Length) -> AbstractContextManager[Advance]: ...  # pragma: no cover
+    #: Called with the units of work just done.
+    Advance: TypeAlias = Callable[[int], None]
+    #: A phase's length in units, or a callable giving it (asked only when a bar is drawn: counting lines
+    #: costs a read).
+    Length: TypeAlias = int | Callable[[], int | None]
+    #: ``with reporter("Scoring", length) as advance: ...``: shows (or not) the progress of one phase.
+    Reporter: TypeAlias = Callable[[str, Length], AbstractContextManager[Advance]]
 
 
 _current: ContextVar[Advance | None] = ContextVar("bleucli_progress", default=None)
@@ -88,4 +88,4 @@ def ranking_units(test: str, n_systems: int) -> int:
     return n_systems + (n_systems * (n_systems - 1) if test == "ar" else 0)
 
 
-__all__ = ["Advance", "Length", "Reporter", "advance", "paired_units", "phase", "ranking_units", "unwatch", "watched"]
+__all__ = ["advance", "paired_units", "phase", "ranking_units", "unwatch", "watched"]
