@@ -134,6 +134,14 @@ def test_nobody_watching_costs_nothing_and_changes_nothing():
         progress.advance(5)
 
 
-def test_the_length_of_stdin_is_unknown_and_of_a_file_its_lines(files):
+def test_the_length_of_stdin_is_unknown_and_of_a_file_its_lines(files, tmp_path):
+    from bleucli.input.aligned import AlignedFile, open_aligned
+
     assert input_segments(streams(files)) == 2037
+    systems, ref = files
+    hyps, refs = (Path(p).read_text(encoding="utf-8").splitlines() for p in (systems[0], ref))
+    aligned = tmp_path / "aligned.tsv"
+    aligned.write_text("".join(f"{h}\t{r}\n" for h, r in zip(hyps, refs)), encoding="utf-8")
+    hyp_column, ref_columns = open_aligned(AlignedFile.build(str(aligned)))
+    assert input_segments(Streams(["aligned"], hyp_column, ["ref"], ref_columns)) == 2037
     assert input_segments(Streams(["-"], [iter(["a", "b"])], ["ref"], [iter(["a", "b"])])) is None

@@ -96,16 +96,21 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
 
 
 def input_segments(inputs: Inputs) -> int | None:
-    """The segments of a run, counted in its first file's lines (None: stdin, or a compressed file).
+    """The segments of a run, counted in its first file's lines, or an ``--aligned`` file's (None: stdin,
+    or a compressed file).
 
     Only a drawn bar asks (the count reads the file once more, at the speed of a newline scan).
     """
+    from ..input.aligned import aligned_source
     from ..input.ranges import count_lines
     from ..input.reading import FileLines
 
     first = inputs.systems[0] if inputs.systems else None
     if isinstance(first, FileLines) and first.seekable():
         return count_lines(first.path)
+    aligned = aligned_source([*inputs.systems, *inputs.references])
+    if aligned is not None and aligned.seekable():
+        return count_lines(aligned.path)
     return None
 
 
