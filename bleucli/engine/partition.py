@@ -36,7 +36,7 @@ from ..input.reading import FileLines, bom_notice
 from ..input.sources import Streams
 from ..statistics import Statistics, total
 from .executor import CHUNK_SEGMENTS, Workers
-from .progress import advance, watched
+from .progress import advance, standing_for, watched
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
@@ -454,12 +454,18 @@ def run_parts(metrics: Sequence[Metric[Any]], streams: Streams, reducer: str, jo
     suspicious = [[0] * n_systems for _ in metrics]
     with Workers(job, jobs, executor=executor) as workers:
         plan = partition(streams, workers, one_per_worker=reducer == "sums")
-        if plan.split:
-            results: Iterable[tuple[Any, list[list[int]], int]] = workers.split(_run_part, [(p,) for p in plan.parts])
+        if plan.split:  # the main process's part stands for all on the bar; the rest is counted when in
+            parts = [(p,) for p in plan.parts]
+            with standing_for(len(parts)) as estimated:
+                done = workers.split(_run_part, parts)
+            actual = sum(segments for _, _, segments in done[1:]) + estimated[0] // len(parts)
+            advance(max(0, actual - estimated[0]))
+            results: Iterable[tuple[Any, list[list[int]], int]] = [(r, found, 0) for r, found, _ in done]
         else:
             results = workers.map(_run_part, ((p,) for p in plan.parts))
         for result, found, segments in results:
-            advance(segments)
+            if segments:  # a part scored by another process
+                advance(segments)
             for mine, more in zip(suspicious, found):
                 for k in range(n_systems):
                     mine[k] += more[k]

@@ -60,6 +60,32 @@ def advance(units: int = 1) -> None:
         forward(units)
 
 
+@contextlib.contextmanager
+def standing_for(parts: int) -> Iterator[list[int]]:
+    """Within this block, each unit this process advances counts ``parts`` times; the list yielded holds
+    the units so advanced.
+
+    For work cut into ``parts`` equal parts running side by side, of which this process runs one (forked
+    children the others, :meth:`~bleucli.engine.executor.Workers.split`): its own progress is the best
+    estimate of the whole's, which would otherwise stand still until the children's results came back.
+    """
+    forward = _current.get()
+    counted = [0]
+    if forward is None:
+        yield counted
+        return
+
+    def scaled(units: int) -> None:
+        counted[0] += units * parts
+        forward(units * parts)
+
+    token = _current.set(scaled)
+    try:
+        yield counted
+    finally:
+        _current.reset(token)
+
+
 def watched() -> bool:
     """Whether a phase is being watched in this process (a worker process never is: :func:`unwatch`)."""
     return _current.get() is not None
@@ -88,4 +114,4 @@ def ranking_units(test: str, n_systems: int) -> int:
     return n_systems + (n_systems * (n_systems - 1) if test == "ar" else 0)
 
 
-__all__ = ["advance", "paired_units", "phase", "ranking_units", "unwatch", "watched"]
+__all__ = ["advance", "standing_for", "paired_units", "phase", "ranking_units", "unwatch", "watched"]
