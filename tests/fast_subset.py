@@ -67,6 +67,8 @@ REPRESENTATIVES: dict[str, int] = {
     "tests/test_hostile_input.py::test_endless_input_is_exit_3_in_flat_memory": 3,
     "tests/test_dropin_cli.py::test_sacrebleu_format_is_honoured_where_bleucli_format_is_unset": 3,
     "tests/test_sacrebleu_paths.py::test_argparse_spellings": 1,
+    "tests/test_progress_engine.py::test_a_paired_test_counts_each_matrix_of_resamples_and_gives_the_same_p_values": 3,
+    "tests/test_progress_engine.py::test_ranking_counts_each_matrix_and_ranks_the_same": 2,
 }
 
 #: Tests that wait on purpose (a stalled server, a deadline, a held lock, a slow download killed

@@ -137,7 +137,7 @@ def _score(flags: dict[str, Any]) -> int:
     full: list[list[str]] = []  # -d: every system's hypotheses before the --origlang/--subset filter
     inputs = open_inputs(options, data, notices, full if options.output.detail else None)
     with backend(options) as (on_backend, executor):
-        result = run(on_backend, metrics, inputs, executor, documents)
+        result = run(on_backend, metrics, inputs, executor, documents, progress=_bar())
         detail = None
         if options.output.detail and result.mode in ("corpus", "ci"):
             if len(result.system_names) > 1:
@@ -194,6 +194,13 @@ def _documents(options: RunOptions, data: Any, notices: Any) -> list[str] | None
     if documents is None:
         raise click.UsageError(f"the test set {data.test} has no doc ids: give them with --docids FILE")
     return documents
+
+
+def _bar() -> Any:
+    """The engine's progress reporter: click's bar on stderr when it is a terminal (after a delay), else None."""
+    from ..clikit.progress import progress, stderr_is_a_terminal
+
+    return progress if stderr_is_a_terminal() else None
 
 
 def _options(flags: dict[str, Any]) -> RunOptions:

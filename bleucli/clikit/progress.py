@@ -39,8 +39,11 @@ def _delay() -> float:
 class Progress:
     """``advance(n)`` moves a bar of ``length`` units; drawn on a terminal once the job has run a while."""
 
-    def __init__(self, label: str, length: int, stream: Any = None) -> None:
-        self.label, self.length = label, max(0, length)
+    def __init__(self, label: str, length: int | Callable[[], int | None], stream: Any = None) -> None:
+        self.label = label
+        #: a callable length is asked only when the bar is drawn (counting an input's lines costs a read)
+        self._length = length
+        self.length = max(0, length) if isinstance(length, int) else 0
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = stderr_is_a_terminal() if stream is None else True
         self._delay = _delay()
@@ -58,8 +61,13 @@ class Progress:
                     return
                 import click
 
-                self._bar = click.progressbar(length=self.length or None, label=self.label, file=self.stream,
-                                              width=30, show_eta=True, show_percent=True)
+                if callable(self._length):
+                    self.length = max(0, self._length() or 0)
+                if not self.length:  # an unknown size (stdin): no bar rather than one that says nothing true
+                    self.enabled = False
+                    return
+                self._bar = click.progressbar(length=self.length, label=self.label, file=self.stream, width=30,
+                                              show_eta=True, show_percent=True)
                 self._bar.__enter__()
                 self._bar.update(self._done)
             else:
@@ -78,8 +86,11 @@ class Progress:
 
 
 @contextlib.contextmanager
-def progress(label: str, length: int) -> Iterator[Callable[[int], None]]:
-    """``with progress("Comparing", n) as advance: ... advance(1)``: the bar is finished however the job ends."""
+def progress(label: str, length: int | Callable[[], int | None]) -> Iterator[Callable[[int], None]]:
+    """``with progress("Comparing", n) as advance: ... advance(1)``: the bar is finished however the job ends.
+
+    This is a :class:`bleucli.engine.progress.Reporter`: a command hands it to the engine's runs.
+    """
     bar = Progress(label, length)
     complete = False
     try:

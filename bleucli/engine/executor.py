@@ -68,7 +68,10 @@ def _install(context: Any, parent: int | None = None) -> None:
 def _as_worker(parent: int | None) -> None:  # pragma: no cover - runs in worker processes
     """A worker process's signals: Ctrl-C is the parent's to handle (it stops the workers), SIGTERM kills
     (not the parent's handler, inherited by ``fork``), and on Linux the worker dies with its parent
-    (``PR_SET_PDEATHSIG``), even a parent killed by SIGKILL."""
+    (``PR_SET_PDEATHSIG``), even a parent killed by SIGKILL. Progress is the parent's to count."""
+    from .progress import unwatch
+
+    unwatch()
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -36,6 +36,7 @@ from ..input.reading import FileLines, bom_notice
 from ..input.sources import Streams
 from ..statistics import Statistics, total
 from .executor import CHUNK_SEGMENTS, Workers
+from .progress import advance, standing_for, watched
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
@@ -409,8 +410,11 @@ _REDUCERS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def _run_part(job: Job, part: Part) -> tuple[Any, list[list[int]]]:
+def _run_part(job: Job, part: Part) -> tuple[Any, list[list[int]], int]:
     """A task: read a part, reduce its chunks, and count its suspicious hypotheses.
+
+    Its segments advance the watched phase (:mod:`bleucli.engine.progress`): chunk by chunk when the
+    part runs in the watching process, else the third element of the result, counted there on its return.
 
     The one place where a too-long segment is named (file and line): only the part knows where its
     chunks start.
@@ -420,6 +424,7 @@ def _run_part(job: Job, part: Part) -> tuple[Any, list[list[int]]]:
     suspicious = [[0] * len(job.system_names) for _ in metrics]
     count = job.reducer != "sentences"  # sentence scores do not warn about tokenized output
     first, chunks = part.open()
+    start, here = first, watched()  # in the watching process: count each chunk now, else the part once back
     results = []
     for systems, references in chunks:
         if count:
@@ -431,7 +436,9 @@ def _run_part(job: Job, part: Part) -> tuple[Any, list[list[int]]]:
         except SegmentTooLongError as exc:
             raise exc.at(job.system_names, job.reference_names, first) from None
         first += len(references)
-    return combine(results), suspicious
+        if here:
+            advance(len(references))
+    return combine(results), suspicious, 0 if here else first - start
 
 
 def run_parts(metrics: Sequence[Metric[Any]], streams: Streams, reducer: str, jobs: int = 1,
@@ -447,11 +454,18 @@ def run_parts(metrics: Sequence[Metric[Any]], streams: Streams, reducer: str, jo
     suspicious = [[0] * n_systems for _ in metrics]
     with Workers(job, jobs, executor=executor) as workers:
         plan = partition(streams, workers, one_per_worker=reducer == "sums")
-        if plan.split:
-            results: Iterable[tuple[Any, list[list[int]]]] = workers.split(_run_part, [(p,) for p in plan.parts])
+        if plan.split:  # the main process's part stands for all on the bar; the rest is counted when in
+            parts = [(p,) for p in plan.parts]
+            with standing_for(len(parts)) as estimated:
+                done = workers.split(_run_part, parts)
+            actual = sum(segments for _, _, segments in done[1:]) + estimated[0] // len(parts)
+            advance(max(0, actual - estimated[0]))
+            results: Iterable[tuple[Any, list[list[int]], int]] = [(r, found, 0) for r, found, _ in done]
         else:
             results = workers.map(_run_part, ((p,) for p in plan.parts))
-        for result, found in results:
+        for result, found, segments in results:
+            if segments:  # a part scored by another process
+                advance(segments)
             for mine, more in zip(suspicious, found):
                 for k in range(n_systems):
                     mine[k] += more[k]

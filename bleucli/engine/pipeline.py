@@ -26,10 +26,13 @@ from ..frozen import Frozen
 from ..metrics.base import Metric, Score
 from ..options import RunOptions
 from ..signature import Signature
+from .progress import paired_units, phase
 from .streaming import Streams
 
 if TYPE_CHECKING:  # pragma: no cover
     from concurrent.futures import Executor
+
+    from .progress import Reporter
 
 
 #: The opened inputs of a run (:class:`bleucli.engine.streaming.Streams`).
@@ -53,7 +56,8 @@ class RunResult(Frozen):
 
 
 def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
-        executor: "Executor | None" = None, documents: Sequence[str] | None = None) -> RunResult:
+        executor: "Executor | None" = None, documents: Sequence[str] | None = None,
+        progress: "Reporter | None" = None) -> RunResult:
     """Score ``inputs`` with ``metrics`` as ``options`` say (see :class:`RunResult`).
 
     ``documents`` are each segment's document id, which ``--resample-unit document``
@@ -63,6 +67,10 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
     ``executor`` if one is given (``options.jobs`` is then the number of tasks
     in flight: a Dask cluster's threads, say). Sentence scores are computed as
     they are read, so an executor must stay open until they are.
+
+    ``progress`` (a command's bar, :mod:`bleucli.engine.progress`) is told of the segments scored
+    (``Scoring``: corpus scores, or the statistics of a test) and of the resamples scored by a paired
+    test; sentence scores, produced after this returns, are not counted. No number depends on it.
     """
     if options.dask is not None and executor is None:
         raise OptionError("--dask needs the cluster's executor: open it with bleucli.dask.dask_executor")
@@ -81,13 +89,16 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
                                         inputs.reference_names)
         return RunResult(mode, signatures, inputs.system_names, sentences=sentences)
     if mode == "corpus":
-        scores = score_streams_multi(metrics, inputs.systems, inputs.references, inputs.system_names,
-                                     inputs.reference_names, options.jobs, executor)
+        with phase(progress, "Scoring", lambda: input_segments(inputs)):
+            scores = score_streams_multi(metrics, inputs.systems, inputs.references, inputs.system_names,
+                                         inputs.reference_names, options.jobs, executor)
         return RunResult(mode, [s.signature for s in scores[0]], inputs.system_names, scores=scores)
     check_significance_systems(options, len(inputs.systems))
     check_documents(options, documents)
-    rows = stream_rows(metrics, inputs, options.jobs, executor)
-    return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin, documents)
+    with phase(progress, "Scoring", lambda: input_segments(inputs)):
+        rows = stream_rows(metrics, inputs, options.jobs, executor)
+    return run_on_rows(options, metrics, rows, inputs.system_names, nrefs, inputs.from_stdin, documents,
+                       progress)
 
 
 def check_documents(options: RunOptions, documents: Sequence[str] | None) -> None:
@@ -95,6 +106,26 @@ def check_documents(options: RunOptions, documents: Sequence[str] | None) -> Non
     if options.significance.unit == "document" and documents is None:
         raise OptionError("--resample-unit document needs each segment's document id: --docids FILE, "
                           "or a test set with doc ids (-t)")
+
+
+
+def input_segments(inputs: Inputs) -> int | None:
+    """The segments of a run, counted in its first file's lines, or an ``--aligned`` file's (None: stdin,
+    or a compressed file).
+
+    Only a drawn bar asks (the count reads the file once more, at the speed of a newline scan).
+    """
+    from ..input.aligned import aligned_source
+    from ..input.ranges import count_lines
+    from ..input.reading import FileLines
+
+    first = inputs.systems[0] if inputs.systems else None
+    if isinstance(first, FileLines) and first.seekable():
+        return count_lines(first.path)
+    aligned = aligned_source([*inputs.systems, *inputs.references])
+    if aligned is not None and aligned.seekable():
+        return count_lines(aligned.path)
+    return None
 
 
 def check_significance_systems(options: RunOptions, n_systems: int) -> None:
@@ -107,14 +138,15 @@ def check_significance_systems(options: RunOptions, n_systems: int) -> None:
 
 def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Sequence[Sequence[Any]],
                 system_names: Sequence[str], nrefs: int, from_stdin: bool = False,
-                documents: Sequence[str] | None = None) -> RunResult:
+                documents: Sequence[str] | None = None, progress: "Reporter | None" = None) -> RunResult:
     """Corpus scores or a significance test from per-segment rows ``[metric][system][segment]``.
 
     What :func:`run` does once the rows are read, and what ``bleucli merge``
     does with per-segment shards. With ``--resample-unit document`` the rows
     are first summed per document (``documents``: each segment's id), and the
     tests resample those (:mod:`bleucli.significance.units`); the scores shown
-    stay the segment rows' own.
+    stay the segment rows' own. ``progress`` is told of each matrix of resamples a
+    paired test scores.
     """
     from ..significance import (
         confidence_interval,
@@ -153,9 +185,11 @@ def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Seque
             intervals = [_with_unit(result, scores, resampling) for result, scores in zip(intervals, corpus)]
         return RunResult(mode, signatures, system_names, confidence=intervals)
     names = default_system_names(len(system_names)) if from_stdin else paired_system_names(list(system_names))
-    results = [paired_test(mode, metric, per_metric[0], per_metric[1:], test.resamples,  # type: ignore[arg-type]
-                           test.seed, names=names, jobs=options.jobs, nrefs=nrefs)
-               for metric, per_metric in zip(metrics, rows)]
+    label = "Paired bootstrap" if mode == "bs" else "Approximate randomization"
+    with phase(progress, label, len(metrics) * paired_units(mode, len(system_names), test.seed is not None)):
+        results = [paired_test(mode, metric, per_metric[0], per_metric[1:], test.resamples,  # type: ignore[arg-type]
+                               test.seed, names=names, jobs=options.jobs, nrefs=nrefs)
+                   for metric, per_metric in zip(metrics, rows)]
     if by_document:
         results = [_with_unit(result, scores, resampling) for result, scores in zip(results, corpus)]
     warn_zero_deltas(results)

@@ -77,7 +77,10 @@ def rank(**flags: Any) -> int:
 
 
 def _rank(flags: dict[str, Any]) -> int:
+    from ..clikit.progress import progress, stderr_is_a_terminal
     from ..clikit.scoring import Notices, open_inputs
+    from ..engine.pipeline import input_segments
+    from ..engine.progress import phase, ranking_units
     from ..engine.streaming import stream_rows
     from ..options import resolve_seed
     from ..render.ranking import render_ranking
@@ -103,15 +106,19 @@ def _rank(flags: dict[str, Any]) -> int:
     metrics = registry.build_metrics(options.metrics, None, target, signature_fields)
     notices = Notices(flags["quiet"])
     streams = open_inputs(options, data, notices)
-    rows = stream_rows(metrics, streams, options.jobs)
+    bar = progress if stderr_is_a_terminal() else None
+    with phase(bar, "Scoring", lambda: input_segments(streams)):
+        rows = stream_rows(metrics, streams, options.jobs)
     documents = _documents(flags, options, data, notices, len(rows[0][0]) if rows and rows[0] else 0)
     notices.flush()
     nrefs = len(streams.references)
     n = flags["paired_ar_n"] if test == "ar" else flags["paired_bs_n"]
-    rankings = [rank_systems(metric, per_metric, list(streams.system_names), test=test, n=n,
-                             n_bootstrap=flags["paired_bs_n"], seed=seed, alpha=flags["alpha"],
-                             correction=flags["correction"], jobs=options.jobs, nrefs=nrefs, documents=documents)
-                for metric, per_metric in zip(metrics, rows)]
+    with phase(bar, "Ranking", len(metrics) * ranking_units(test, len(streams.systems))):
+        rankings = [rank_systems(metric, per_metric, list(streams.system_names), test=test, n=n,
+                                 n_bootstrap=flags["paired_bs_n"], seed=seed, alpha=flags["alpha"],
+                                 correction=flags["correction"], jobs=options.jobs, nrefs=nrefs,
+                                 documents=documents)
+                    for metric, per_metric in zip(metrics, rows)]
     emit(render_ranking(rankings, flags["fmt"], flags["width"], flags["short"]))
     return ExitCode.OK
 

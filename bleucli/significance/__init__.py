@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine.executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
+from ..engine.progress import advance
 from ..errors import InputError, OptionError
 from ..options import (  # noqa: F401 - the seed functions are part of this module's API
     DEFAULT_AR_TRIALS,
@@ -432,6 +433,12 @@ def _score_matrix(metric: Metric, rows: Any) -> Any:
 
 
 # -- parallel scoring ---------------------------------------------------------------------
+def _advanced(values: Any) -> Any:
+    """``values``, one matrix scored: the watched phase (a command's bar) advances."""
+    advance(1)
+    return values
+
+
 def _score_in_worker(context: tuple[Metric, list[Any]], index: int) -> Any:
     metric, matrices = context
     return _score_matrix(metric, matrices[index])
@@ -448,12 +455,12 @@ def score_matrices(metric: Metric, matrices: list[Any], jobs: int = 1) -> list[A
     if not _inherited(metric, "scores_from_statistics_matrix"):
         # Scored a matrix at a time (BLEU, chrF, TER): shipping the matrices to workers costs more
         # CPU than scoring them takes, so they are scored here whatever ``jobs`` says.
-        return [_score_matrix(metric, matrix) for matrix in matrices]
+        return [_advanced(_score_matrix(metric, matrix)) for matrix in matrices]
     order = sorted(range(len(matrices)), key=lambda i: -matrices[i].shape[0])
     out: list[Any] = [None] * len(matrices)
     with Workers((metric, matrices), jobs, tasks=len(matrices)) as workers:
         for i, values in zip(order, workers.map(_score_in_worker, ((i,) for i in order))):
-            out[i] = values
+            out[i] = _advanced(values)
     return out
 
 
