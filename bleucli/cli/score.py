@@ -197,10 +197,20 @@ def _documents(options: RunOptions, data: Any, notices: Any) -> list[str] | None
 
 
 def _bar() -> Any:
-    """The engine's progress reporter: click's bar on stderr when it is a terminal (after a delay), else None."""
-    from ..clikit.progress import progress, stderr_is_a_terminal
+    """The engine's progress reporter: click's bar on stderr when it is a terminal (after a delay), else None.
 
-    return progress if stderr_is_a_terminal() else None
+    The terminal test comes first, so that a run in a pipe (most runs) does not import the bar's module.
+    """
+    import sys
+
+    try:
+        if sys.stderr is None or not sys.stderr.isatty():
+            return None
+    except (ValueError, OSError):
+        return None
+    from ..clikit.progress import progress
+
+    return progress
 
 
 def _options(flags: dict[str, Any]) -> RunOptions:
