@@ -25,8 +25,8 @@
  *
  * Memory: the buffers (a ChrfWork) are the module's, kept from call to call (a sentence score
  * is one call: allocating and emptying a fresh table each time was a sixth of its cost). A call
- * leaves them empty, as chrf_acquire expects them: no reference in the tables, every per-id
- * counter zero (chrf_release). A call made while another one uses them (a str subclass's
+ * leaves no reference in the tables (chrf_release); the per-id counters chrf_single leaves
+ * behind are zeroed by the next call with shared references (chrf_zero_counters). A call made while another one uses them (a str subclass's
  * lower() runs any Python code, which may score chrF too, or let another thread run) gets its
  * own, freed when it returns; so are buffers grown past CHRF_KEPT_BYTES by a huge segment, so
  * that one huge line neither holds memory nor spreads later tables over it. The state is per
@@ -770,7 +770,7 @@ chrf_work_bytes(const ChrfWork *w)
 }
 
 /* The module's work (made on first use), or when a call is using it `own`, fresh; NULL with
-   an exception set. Either is empty: no references, every per-id counter zero. */
+   an exception set. Either holds no references. */
 static ChrfWork *
 chrf_acquire(PyObject *module, ChrfWork *own)
 {
@@ -799,6 +799,23 @@ chrf_acquire(PyObject *module, ChrfWork *own)
     return chrf_work_init(own) < 0 ? NULL : own;
 }
 
+/* Zero the per-id counters chrf_single and chrf_aggregate leave behind (ids below w->dirty), which
+   the paths with shared references expect at zero. chrf_single itself zeroes the ones it uses,
+   so a run of sentence scores never pays for this. */
+static void
+chrf_zero_counters(ChrfWork *w)
+{
+    Py_ssize_t dirty;
+    chrf_forget_references(w);
+    dirty = Py_MIN(w->dirty, w->counts_room);
+    if (dirty > 0) {
+        memset(w->counts, 0, (size_t)dirty * sizeof(int32_t));
+        memset(w->tags, 0, (size_t)dirty * sizeof(int32_t));
+        memset(w->aggregate, 0, (size_t)dirty * sizeof(int32_t));
+    }
+    w->dirty = 0;
+}
+
 /* The end of a call with w (whatever its outcome): the module's work is emptied for the next
    call, or freed when it grew too big; a call's own is freed. */
 static void
@@ -806,15 +823,7 @@ chrf_release(PyObject *module, ChrfWork *w)
 {
     ModuleState *state = PyModule_GetState(module);
     if (state != NULL && w == state->chrf_work) {
-        Py_ssize_t dirty;
-        chrf_forget_references(w);
-        dirty = Py_MIN(w->dirty, w->counts_room);
-        if (dirty > 0) {  /* what chrf_single and chrf_aggregate leave in them (the others zero their own) */
-            memset(w->counts, 0, (size_t)dirty * sizeof(int32_t));
-            memset(w->tags, 0, (size_t)dirty * sizeof(int32_t));
-            memset(w->aggregate, 0, (size_t)dirty * sizeof(int32_t));
-        }
-        w->dirty = 0;
+        chrf_forget_references(w);  /* the counters are zeroed by the next call that needs them */
         state->chrf_busy = 0;
         if (chrf_work_bytes(w) <= CHRF_KEPT_BYTES) {
             return;
@@ -1417,8 +1426,9 @@ done:
 
 /* A score object: cls made as object.__new__(cls), its __dict__ the fields dict plus "score". */
 static PyObject *
-chrf_score_object(PyObject *cls, PyObject *fields, double score)
+chrf_score_object(PyObject *module, PyObject *cls, PyObject *fields, double score)
 {
+    ModuleState *state = PyModule_GetState(module);
     PyTypeObject *type;
     PyObject *object, *dict, *value;
     if (!PyType_Check(cls) || !PyDict_Check(fields)) {
@@ -1436,7 +1446,8 @@ chrf_score_object(PyObject *cls, PyObject *fields, double score)
         return NULL;
     }
     value = PyFloat_FromDouble(score);
-    if (value == NULL || PyDict_Update(dict, fields) < 0 || PyDict_SetItemString(dict, "score", value) < 0) {
+    if (value == NULL || PyDict_Update(dict, fields) < 0 || (state != NULL && state->score_keys[1] != NULL ? PyDict_SetItem(dict, state->score_keys[1], value)
+                                                          : PyDict_SetItemString(dict, "score", value)) < 0) {
         Py_XDECREF(value);
         Py_DECREF(dict);
         Py_DECREF(object);
@@ -1457,6 +1468,7 @@ chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s)
         PyErr_SetString(PyExc_TypeError, "references must be a sequence of str, not a str");
         return -1;
     }
+    chrf_zero_counters(w);
     fast = PySequence_Fast(references, "references must be a sequence of str");
     if (fast == NULL) {
         return -1;
@@ -1514,7 +1526,7 @@ chrf_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         const int64_t *best;
         if (chrf_single(w, args[0], args[1], &s, 1, &best) == 0) {
             double score = chrf_f(best, s.order, &s);
-            result = cls != NULL ? chrf_score_object(cls, fields, score) : PyFloat_FromDouble(score);
+            result = cls != NULL ? chrf_score_object(module, cls, fields, score) : PyFloat_FromDouble(score);
         }
         goto done;
     }
@@ -1534,7 +1546,7 @@ chrf_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
         score = chrf_f(best, s.order, &s);
-        value = cls != NULL ? chrf_score_object(cls, fields, score) : PyFloat_FromDouble(score);
+        value = cls != NULL ? chrf_score_object(module, cls, fields, score) : PyFloat_FromDouble(score);
         if (value == NULL) {
             Py_CLEAR(result);
             goto done;
