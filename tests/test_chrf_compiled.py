@@ -378,3 +378,12 @@ def test_a_call_made_during_a_call_takes_its_own_buffers(both: Callable[..., tup
         python.corpus_statistics(hyps, [[refs[0]] * 3, [refs[1]] * 3])
     inner = python.sentence_score("Der Hund bellt laut.", ["Ein Hund bellt."]).score
     assert compiled.inner_scores and set(compiled.inner_scores) == {inner}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("refs", [[["a", "b"], ["c", None]], [["a"], ["b"]], [["a", "b"]], [["x", None], [None, "y"]],
+                                  [[None, "x"], ["y", "z"], [None, None]], [[], []]])
+def test_kept_references_count_as_count_references_counts(refs: list[list[str | None]], matcher: str) -> None:
+    """nrefs of a metric built with references= (its signature's) is count_references', None entries
+    dropped: a count when every segment has as many references, else var."""
+    from bleucli.metrics.base import count_references
+    assert CHRF(references=refs)._nrefs == count_references(refs)
