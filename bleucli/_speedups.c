@@ -1604,6 +1604,8 @@ typedef struct {
     PyObject *score_keys[9];  /* interned names of a BLEUScore's fields, in the order of BLEUScore._build */
     Scratch scratch;
     int busy;
+    void *chrf_work;  /* the chrF functions' buffers (a ChrfWork of _speedups_chrf.c), NULL until used */
+    int chrf_busy;    /* while a chrF call uses them: a call made meanwhile takes its own */
 } ModuleState;
 
 /* Buffers kept between calls up to about this many bytes; beyond, freed after the call. */
@@ -2712,6 +2714,7 @@ module_free(void *m)
     module_clear((PyObject *)m);
     if (state != NULL) {
         scratch_free(&state->scratch);
+        chrf_state_free(state);
     }
 }
 

@@ -23,8 +23,14 @@
  * emptied through the list of slots they filled, never by clearing all their memory, so one
  * huge line does not slow the segments after it.
  *
- * Memory: each call allocates its own buffers and frees them before it returns (no state
- * between calls, nothing in C globals), grown to the largest segment of the call.
+ * Memory: the buffers (a ChrfWork) are the module's, kept from call to call (a sentence score
+ * is one call: allocating and emptying a fresh table each time was a sixth of its cost). A call
+ * leaves no reference in the tables (chrf_release); the per-id counters chrf_single leaves
+ * behind are zeroed by the next call with shared references (chrf_zero_counters). A call made while another one uses them (a str subclass's
+ * lower() runs any Python code, which may score chrF too, or let another thread run) gets its
+ * own, freed when it returns; so are buffers grown past CHRF_KEPT_BYTES by a huge segment, so
+ * that one huge line neither holds memory nor spreads later tables over it. The state is per
+ * module object, hence per interpreter: nothing in C globals.
  */
 
 #define CHRF_CHAR_TAG ((uint64_t)1 << 63)
@@ -461,6 +467,7 @@ typedef struct {
     int32_t *hyp_uni[2], *hyp_ids[2], *ref_uni[2], *ref_ids[2];
     Py_ssize_t hyp_room[2], hyp_ids_room[2], ref_room[2], ref_ids_room[2], hyp_len[2], ref_len[2];
     Py_ssize_t matches_room, stats_room;
+    Py_ssize_t dirty;    /* the most ids the table held since counts, tags and aggregate were all zero */
 } ChrfWork;
 
 static void
@@ -729,11 +736,115 @@ no_memory:
 static void
 chrf_forget_references(ChrfWork *w)
 {
+    if (w->dirty < (Py_ssize_t)w->table.count) {
+        w->dirty = w->table.count;
+    }
     chrf_table_clear(&w->table);
     chrf_words_clear(&w->words);
     w->n_pairs = 0;
     w->n_offsets = 0;
     w->n_refs = 0;
+}
+
+/* Buffers kept between calls up to about this many bytes; beyond, freed after the call. */
+#define CHRF_KEPT_BYTES ((size_t)1 << 20)
+
+/* Roughly the bytes the work's buffers hold. */
+static size_t
+chrf_work_bytes(const ChrfWork *w)
+{
+    size_t bytes = (w->table.mask + 1) * (sizeof(uint64_t) + sizeof(int32_t)) + (w->table.mask / 2 + 2) * sizeof(size_t)
+        + (size_t)w->words.text_room * sizeof(Py_UCS4)
+        + (size_t)w->words.room * (sizeof(Py_ssize_t) + sizeof(uint64_t) + sizeof(size_t))
+        + (w->words.mask + 1) * sizeof(int32_t)
+        + (size_t)w->line_room * (2 * sizeof(Py_UCS4) + 2 * sizeof(Py_ssize_t) + 2 * sizeof(int32_t))
+        + (size_t)w->counts_room * 4 * sizeof(int32_t) + (size_t)w->pairs_room * sizeof(int32_t)
+        + (size_t)w->offsets_room * sizeof(Py_ssize_t) + (size_t)w->refs_room * sizeof(ChrfRef)
+        + (size_t)(w->matches_room + w->stats_room) * sizeof(int64_t);
+    int kind;
+    for (kind = 0; kind < 2; kind++) {
+        bytes += (size_t)(w->hyp_room[kind] + w->hyp_ids_room[kind] + w->ref_room[kind] + w->ref_ids_room[kind])
+            * sizeof(int32_t);
+    }
+    return bytes;
+}
+
+/* The module's work (made on first use), or when a call is using it `own`, fresh; NULL with
+   an exception set. Either holds no references. */
+static ChrfWork *
+chrf_acquire(PyObject *module, ChrfWork *own)
+{
+    ModuleState *state = PyModule_GetState(module);
+#ifndef Py_GIL_DISABLED
+    if (state != NULL && !state->chrf_busy) {
+        ChrfWork *kept = state->chrf_work;
+        if (kept == NULL) {
+            kept = PyMem_Malloc(sizeof(ChrfWork));
+            if (kept == NULL) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            if (chrf_work_init(kept) < 0) {
+                PyMem_Free(kept);
+                return NULL;
+            }
+            state->chrf_work = kept;
+        }
+        state->chrf_busy = 1;
+        return kept;
+    }
+#else
+    (void)state;  /* without the GIL two threads could share the module's buffers: each call has its own */
+#endif
+    return chrf_work_init(own) < 0 ? NULL : own;
+}
+
+/* Zero the per-id counters chrf_single and chrf_aggregate leave behind (ids below w->dirty), which
+   the paths with shared references expect at zero. chrf_single itself zeroes the ones it uses,
+   so a run of sentence scores never pays for this. */
+static void
+chrf_zero_counters(ChrfWork *w)
+{
+    Py_ssize_t dirty;
+    chrf_forget_references(w);
+    dirty = Py_MIN(w->dirty, w->counts_room);
+    if (dirty > 0) {
+        memset(w->counts, 0, (size_t)dirty * sizeof(int32_t));
+        memset(w->tags, 0, (size_t)dirty * sizeof(int32_t));
+        memset(w->aggregate, 0, (size_t)dirty * sizeof(int32_t));
+    }
+    w->dirty = 0;
+}
+
+/* The end of a call with w (whatever its outcome): the module's work is emptied for the next
+   call, or freed when it grew too big; a call's own is freed. */
+static void
+chrf_release(PyObject *module, ChrfWork *w)
+{
+    ModuleState *state = PyModule_GetState(module);
+    if (state != NULL && w == state->chrf_work) {
+        chrf_forget_references(w);  /* the counters are zeroed by the next call that needs them */
+        state->chrf_busy = 0;
+        if (chrf_work_bytes(w) <= CHRF_KEPT_BYTES) {
+            return;
+        }
+        state->chrf_work = NULL;
+        chrf_work_free(w);
+        PyMem_Free(w);
+        return;
+    }
+    chrf_work_free(w);
+}
+
+/* The module's chrF buffers freed with the module. */
+static void
+chrf_state_free(ModuleState *state)
+{
+    if (state->chrf_work != NULL) {
+        chrf_work_free(state->chrf_work);
+        PyMem_Free(state->chrf_work);
+        state->chrf_work = NULL;
+    }
 }
 
 /* The profiles of orders 1..order of a reference whose tokens' ids are in w->uni[0:length],
@@ -1159,7 +1270,10 @@ chrf_single(ChrfWork *w, PyObject *hypothesis, PyObject *references, const ChrfS
         || (s->word_order > 0 && chrf_append_ids(w, 1, 1, &w->hyp_uni[1], &w->hyp_len[1], &w->hyp_room[1]) < 0)) {
         return -1;
     }
-    fast = PySequence_Fast(references, "the references of a segment must be a sequence of str");
+    /* a tuple or list subclass (what CHRF keeps per segment) is read in place: PySequence_Fast
+       would copy it into a new list, a thousand instructions a segment */
+    fast = PyTuple_Check(references) || PyList_Check(references) ? (Py_INCREF(references), references)
+        : PySequence_Fast(references, "the references of a segment must be a sequence of str");
     if (fast == NULL) {
         return -1;
     }
@@ -1233,12 +1347,11 @@ static PyObject *
 chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ChrfSettings s;
-    ChrfWork w;
+    ChrfWork own, *w = NULL;
     PyObject *hyps = NULL, *refs = NULL, *result = NULL;
     Py_ssize_t n, i, width;
     int rows;
     int64_t *sums = NULL;
-    (void)module;
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "chrf_statistics(hypotheses, references, settings, rows)");
         return NULL;
@@ -1261,7 +1374,7 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "as many hypotheses as segments of references are needed");
         goto done;
     }
-    if (chrf_work_init(&w) < 0) {
+    if ((w = chrf_acquire(module, &own)) == NULL) {
         goto done;
     }
     if (rows) {
@@ -1276,7 +1389,7 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (rows ? result != NULL : sums != NULL) {
         for (i = 0; i < n; i++) {
             const int64_t *best;
-            if (chrf_single(&w, PySequence_Fast_GET_ITEM(hyps, i), PySequence_Fast_GET_ITEM(refs, i), &s, i + 1,
+            if (chrf_single(w, PySequence_Fast_GET_ITEM(hyps, i), PySequence_Fast_GET_ITEM(refs, i), &s, i + 1,
                             &best) < 0) {
                 Py_CLEAR(result);
                 break;
@@ -1304,7 +1417,7 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     PyMem_Free(sums);
-    chrf_work_free(&w);
+    chrf_release(module, w);
 done:
     Py_DECREF(hyps);
     Py_DECREF(refs);
@@ -1313,8 +1426,9 @@ done:
 
 /* A score object: cls made as object.__new__(cls), its __dict__ the fields dict plus "score". */
 static PyObject *
-chrf_score_object(PyObject *cls, PyObject *fields, double score)
+chrf_score_object(PyObject *module, PyObject *cls, PyObject *fields, double score)
 {
+    ModuleState *state = PyModule_GetState(module);
     PyTypeObject *type;
     PyObject *object, *dict, *value;
     if (!PyType_Check(cls) || !PyDict_Check(fields)) {
@@ -1332,7 +1446,8 @@ chrf_score_object(PyObject *cls, PyObject *fields, double score)
         return NULL;
     }
     value = PyFloat_FromDouble(score);
-    if (value == NULL || PyDict_Update(dict, fields) < 0 || PyDict_SetItemString(dict, "score", value) < 0) {
+    if (value == NULL || PyDict_Update(dict, fields) < 0 || (state != NULL && state->score_keys[1] != NULL ? PyDict_SetItem(dict, state->score_keys[1], value)
+                                                          : PyDict_SetItemString(dict, "score", value)) < 0) {
         Py_XDECREF(value);
         Py_DECREF(dict);
         Py_DECREF(object);
@@ -1353,6 +1468,7 @@ chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s)
         PyErr_SetString(PyExc_TypeError, "references must be a sequence of str, not a str");
         return -1;
     }
+    chrf_zero_counters(w);
     fast = PySequence_Fast(references, "references must be a sequence of str");
     if (fast == NULL) {
         return -1;
@@ -1380,11 +1496,10 @@ static PyObject *
 chrf_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ChrfSettings s;
-    ChrfWork w;
+    ChrfWork own, *w = NULL;
     PyObject *hyps = NULL, *result = NULL, *cls = NULL, *fields = NULL;
     Py_ssize_t n, i;
     int single;
-    (void)module;
     if (nargs != 3 && nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "chrf_sentences(hypotheses, references, settings[, cls, fields])");
         return NULL;
@@ -1403,19 +1518,19 @@ chrf_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
     }
-    if (chrf_work_init(&w) < 0) {
+    if ((w = chrf_acquire(module, &own)) == NULL) {
         Py_XDECREF(hyps);
         return NULL;
     }
     if (single) {  /* one sentence: nothing is kept for a next hypothesis */
         const int64_t *best;
-        if (chrf_single(&w, args[0], args[1], &s, 1, &best) == 0) {
+        if (chrf_single(w, args[0], args[1], &s, 1, &best) == 0) {
             double score = chrf_f(best, s.order, &s);
-            result = cls != NULL ? chrf_score_object(cls, fields, score) : PyFloat_FromDouble(score);
+            result = cls != NULL ? chrf_score_object(module, cls, fields, score) : PyFloat_FromDouble(score);
         }
         goto done;
     }
-    if (chrf_shared_references(&w, args[1], &s) < 0) {
+    if (chrf_shared_references(w, args[1], &s) < 0) {
         goto done;
     }
     n = PySequence_Fast_GET_SIZE(hyps);
@@ -1426,12 +1541,12 @@ chrf_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         const int64_t *best;
         double score;
         PyObject *value;
-        if (chrf_hypothesis(&w, PySequence_Fast_GET_ITEM(hyps, i), &s, i + 1, &best) < 0) {
+        if (chrf_hypothesis(w, PySequence_Fast_GET_ITEM(hyps, i), &s, i + 1, &best) < 0) {
             Py_CLEAR(result);
             goto done;
         }
         score = chrf_f(best, s.order, &s);
-        value = cls != NULL ? chrf_score_object(cls, fields, score) : PyFloat_FromDouble(score);
+        value = cls != NULL ? chrf_score_object(module, cls, fields, score) : PyFloat_FromDouble(score);
         if (value == NULL) {
             Py_CLEAR(result);
             goto done;
@@ -1439,7 +1554,7 @@ chrf_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyList_SET_ITEM(result, i, value);
     }
 done:
-    chrf_work_free(&w);
+    chrf_release(module, w);
     Py_XDECREF(hyps);
     return result;
 }
@@ -1450,10 +1565,9 @@ static PyObject *
 chrf_pairwise(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ChrfSettings s;
-    ChrfWork w;
+    ChrfWork own, *w = NULL;
     PyObject *hyps = NULL, *result = NULL;
     Py_ssize_t n, i, k, width;
-    (void)module;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "chrf_pairwise(hypotheses, references, settings)");
         return NULL;
@@ -1470,11 +1584,11 @@ chrf_pairwise(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (hyps == NULL) {
         return NULL;
     }
-    if (chrf_work_init(&w) < 0) {
+    if ((w = chrf_acquire(module, &own)) == NULL) {
         Py_DECREF(hyps);
         return NULL;
     }
-    if (chrf_shared_references(&w, args[1], &s) < 0) {
+    if (chrf_shared_references(w, args[1], &s) < 0) {
         goto done;
     }
     n = PySequence_Fast_GET_SIZE(hyps);
@@ -1484,14 +1598,14 @@ chrf_pairwise(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (i = 0; i < n; i++) {
         const int64_t *best;
         PyObject *row;
-        if (chrf_hypothesis(&w, PySequence_Fast_GET_ITEM(hyps, i), &s, i + 1, &best) < 0
-            || (row = PyList_New(w.n_refs)) == NULL) {
+        if (chrf_hypothesis(w, PySequence_Fast_GET_ITEM(hyps, i), &s, i + 1, &best) < 0
+            || (row = PyList_New(w->n_refs)) == NULL) {
             Py_CLEAR(result);
             goto done;
         }
         PyList_SET_ITEM(result, i, row);
-        for (k = 0; k < w.n_refs; k++) {  /* each reference alone: its own row, no choice */
-            PyObject *value = PyFloat_FromDouble(chrf_f(w.stats + k * width, s.order, &s));
+        for (k = 0; k < w->n_refs; k++) {  /* each reference alone: its own row, no choice */
+            PyObject *value = PyFloat_FromDouble(chrf_f(w->stats + k * width, s.order, &s));
             if (value == NULL) {
                 Py_CLEAR(result);
                 goto done;
@@ -1500,7 +1614,7 @@ chrf_pairwise(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
 done:
-    chrf_work_free(&w);
+    chrf_release(module, w);
     Py_DECREF(hyps);
     return result;
 }
@@ -1512,11 +1626,10 @@ static PyObject *
 chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     ChrfSettings s;
-    ChrfWork w;
+    ChrfWork own, *w = NULL;
     PyObject *hyps = NULL, *result = NULL;
     Py_ssize_t n, i, k, n_refs;
     int64_t *ref_totals = NULL, *row = NULL;
-    (void)module;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "chrf_aggregate(hypotheses, references, settings)");
         return NULL;
@@ -1532,14 +1645,14 @@ chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (hyps == NULL) {
         return NULL;
     }
-    if (chrf_work_init(&w) < 0) {
+    if ((w = chrf_acquire(module, &own)) == NULL) {
         Py_DECREF(hyps);
         return NULL;
     }
-    if (chrf_shared_references(&w, args[1], &s) < 0) {
+    if (chrf_shared_references(w, args[1], &s) < 0) {
         goto done;
     }
-    n_refs = w.n_refs;
+    n_refs = w->n_refs;
     ref_totals = PyMem_Calloc((size_t)s.order + 1, sizeof(int64_t));
     row = PyMem_Calloc((size_t)s.order * 3 + 1, sizeof(int64_t));
     if (ref_totals == NULL || row == NULL) {
@@ -1548,14 +1661,14 @@ chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     /* the summed reference counts (an int32_t holds them: at most the references' tokens) */
     for (k = 0; k < n_refs; k++) {
-        const ChrfRef *ref = &w.refs[k];
+        const ChrfRef *ref = &w->refs[k];
         Py_ssize_t o;
         for (o = 0; o < s.order; o++) {
             Py_ssize_t at = ref->first + o, length = o < s.char_order ? ref->n_chars : ref->n_words;
             Py_ssize_t order = o < s.char_order ? o + 1 : o - s.char_order + 1;
-            const int32_t *pair = w.pairs + w.offsets[at], *end = w.pairs + w.offsets[at + 1];
+            const int32_t *pair = w->pairs + w->offsets[at], *end = w->pairs + w->offsets[at + 1];
             for (; pair < end; pair += 2) {
-                w.aggregate[pair[0]] += pair[1];
+                w->aggregate[pair[0]] += pair[1];
             }
             if (length >= order) {
                 ref_totals[o] += length - order + 1;
@@ -1569,24 +1682,24 @@ chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (i = 0; i < n; i++) {
         PyObject *value;
         Py_ssize_t kind;
-        if (chrf_read_line(&w, PySequence_Fast_GET_ITEM(hyps, i), &s, "hypothesis", i + 1) < 0) {
+        if (chrf_read_line(w, PySequence_Fast_GET_ITEM(hyps, i), &s, "hypothesis", i + 1) < 0) {
             Py_CLEAR(result);
             goto done;
         }
         for (kind = 0; kind < 2; kind++) {
             Py_ssize_t order = kind == 0 ? s.char_order : s.word_order, base = kind == 0 ? 0 : s.char_order;
-            Py_ssize_t length = kind == 0 ? w.n_chars : w.n_words, o, j;
+            Py_ssize_t length = kind == 0 ? w->n_chars : w->n_words, o, j;
             if (order == 0) {
                 continue;
             }
             if (kind == 0) {
-                chrf_char_ids(&w, 0);
+                chrf_char_ids(w, 0);
             }
-            else if (chrf_word_ids(&w, 0) < 0) {
+            else if (chrf_word_ids(w, 0) < 0) {
                 Py_CLEAR(result);
                 goto done;
             }
-            memcpy(w.ids, w.uni, (size_t)length * sizeof(int32_t));
+            memcpy(w->ids, w->uni, (size_t)length * sizeof(int32_t));
             for (o = 0; o < order; o++) {
                 Py_ssize_t n_order = o + 1, stop = length - o, distinct = 0, t;
                 int64_t matched = 0;
@@ -1597,22 +1710,22 @@ chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 }
                 if (n_order > 1) {
                     for (j = 0; j < stop; j++) {
-                        int32_t last = w.uni[j + n_order - 1];
-                        w.ids[j] = w.ids[j] < 0 || last < 0 ? -1
-                            : chrf_lookup(&w.table, ((uint64_t)(uint32_t)w.ids[j] << 32) | (uint32_t)last);
+                        int32_t last = w->uni[j + n_order - 1];
+                        w->ids[j] = w->ids[j] < 0 || last < 0 ? -1
+                            : chrf_lookup(&w->table, ((uint64_t)(uint32_t)w->ids[j] << 32) | (uint32_t)last);
                     }
                 }
                 for (j = 0; j < stop; j++) {
-                    int32_t id = w.ids[j];
-                    if (id >= 0 && w.counts[id]++ == 0) {
-                        w.touched[distinct++] = id;
+                    int32_t id = w->ids[j];
+                    if (id >= 0 && w->counts[id]++ == 0) {
+                        w->touched[distinct++] = id;
                     }
                 }
                 for (t = 0; t < distinct; t++) {
-                    int32_t id = w.touched[t];
-                    int64_t have = (int64_t)n_refs * w.counts[id], summed = w.aggregate[id];
+                    int32_t id = w->touched[t];
+                    int64_t have = (int64_t)n_refs * w->counts[id], summed = w->aggregate[id];
                     matched += have < summed ? have : summed;
-                    w.counts[id] = 0;
+                    w->counts[id] = 0;
                 }
                 out[0] = (int64_t)n_refs * (stop > 0 ? stop : 0);
                 out[1] = ref_totals[base + o];
@@ -1629,7 +1742,7 @@ chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 done:
     PyMem_Free(ref_totals);
     PyMem_Free(row);
-    chrf_work_free(&w);
+    chrf_release(module, w);
     Py_DECREF(hyps);
     return result;
 }

@@ -282,3 +282,108 @@ def test_no_memory_is_kept_by_the_c_paths(times: int, both: Callable[..., tuple[
     for name, run in paths.items():
         growth = _traced_growth(run, times // 10 if name != "sentence_score" else times)
         assert growth < 16_384, (name, growth)
+
+
+# -- the module's buffers, kept from call to call ----------------------------------------------
+
+
+def test_alternating_options_and_paths_share_no_counts(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    """Every C function leaves the module's buffers empty: metrics with different options and the
+    single-use, shared-reference and aggregation paths interleaved give each path's own numbers."""
+    refs = references(CHRF_TER_SET)
+    hyps = list(hypotheses(CHRF_TER_SET, system_name(system_paths(CHRF_TER_SET)[0])))[:40]
+    pairs = [both(**options) for options in VARIANTS]
+    expected = [([python.sentence_score(h, [r, hyps[-1 - i]]).score for i, (h, r) in enumerate(zip(hyps, refs[0]))],
+                 python.sentence_scores(hyps, refs[0][:3]), python.pairwise_scores(hyps[:5], refs[0][:5]),
+                 aggregate_chrf_scores(python, hyps[:5], refs[0][:3]), python.corpus_statistics(hyps, [refs[0][:40]]))
+                for _, python in pairs]
+    for step in range(len(hyps)):  # one call of each kind, metric after metric
+        for (compiled, _), (scores, many, matrix, averaged, rows) in zip(pairs, expected):
+            h, r = hyps[step], refs[0][step]
+            assert compiled.sentence_score(h, [r, hyps[-1 - step]]).score == scores[step]
+            if step % 10 == 0:
+                assert compiled.sentence_scores(hyps, refs[0][:3]) == many
+                assert compiled.pairwise_scores(hyps[:5], refs[0][:5]) == matrix
+                assert aggregate_chrf_scores(compiled, hyps[:5], refs[0][:3]) == averaged
+                assert compiled.corpus_statistics(hyps, [refs[0][:40]]) == rows
+
+
+def test_calls_after_an_error_start_clean(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    """A call that fails halfway (a bad hypothesis after good ones, a bad reference after a long
+    one) leaves nothing that changes the next call's numbers."""
+    compiled, python = both(word_order=2)
+    hyp, refs = "Die Katze (sitzt) auf der Matte.", ["Eine Katze sitzt auf der Matte!", "Die Katze saß."]
+    expected = python.sentence_score(hyp, refs).score
+    statistics, settings = compiled._compiled_statistics, compiled._compiled_settings
+    for _ in range(3):
+        with pytest.raises(TypeError):
+            statistics([hyp, hyp, 1], [refs, refs, refs], settings, True)
+        assert compiled.sentence_score(hyp, refs).score == expected
+        with pytest.raises(TypeError):
+            compiled._compiled_sentences([hyp, 2], [refs[0] * 50, refs[1]], settings)
+        with pytest.raises(TypeError):
+            compiled._compiled_pairwise([hyp], [refs[0] * 50, None], settings)
+        with pytest.raises(TypeError):
+            compiled._compiled_aggregate([hyp, None], refs, settings)
+        assert compiled.sentence_score(hyp, refs).score == expected
+        assert compiled.sentence_scores([hyp, hyp[::-1]], refs) == python.sentence_scores([hyp, hyp[::-1]], refs)
+
+
+def test_huge_then_small_inputs_are_not_held(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    """After a huge segment the buffers it grew are freed (not kept for the calls after it), and the
+    small segments after it still score as the pure path scores them."""
+    compiled, python = both(word_order=2)
+    rng = random.Random(7)
+    huge = "".join(rng.choice("abcdefghij klmnop.,") for _ in range(300_000))
+    small_hyp, small_refs = "Die Katze sitzt.", ["Die Katze saß auf der Matte."]
+    expected = python.sentence_score(small_hyp, small_refs).score
+    compiled.sentence_score(small_hyp, small_refs)  # the module's buffers exist
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assert compiled.sentence_score(huge[:200_000], [huge[100_000:]]).score == \
+            python.sentence_score(huge[:200_000], [huge[100_000:]]).score
+        assert compiled.sentence_score(small_hyp, small_refs).score == expected
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 1 << 20, held  # the huge call's megabytes are gone, at most the kept megabyte remains
+
+
+class _LoweredAgain(str):
+    """A str whose lower() scores chrF itself: the inner call runs while the outer one holds the
+    module's buffers, so it must take its own and leave the outer call's untouched."""
+
+    metric: CHRF
+
+    def lower(self) -> str:  # type: ignore[override]
+        inner = self.metric.sentence_score("Der Hund bellt laut.", ["Ein Hund bellt."])
+        self.metric.inner_scores.append(inner.score)  # type: ignore[attr-defined]
+        return str.lower(self)
+
+
+def test_a_call_made_during_a_call_takes_its_own_buffers(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    compiled, python = both(word_order=2, lowercase=True)
+    _LoweredAgain.metric = compiled
+    compiled.inner_scores = []  # type: ignore[attr-defined]
+    hyps = ["Die Katze (sitzt) auf der Matte.", "Die KATZE saß.", "Übergrößenträger"]
+    refs = ["Eine Katze sitzt auf der Matte!", "Die Katze saß auf der Matte."]
+    tricky = [_LoweredAgain(h) for h in hyps]
+    tricky_refs = [_LoweredAgain(r) for r in refs]
+    assert compiled._compiled_sentences(tricky, tricky_refs, compiled._compiled_settings) == \
+        [python.sentence_score(h, refs).score for h in hyps]
+    assert compiled.corpus_statistics(tricky, [[tricky_refs[0]] * 3, [tricky_refs[1]] * 3]) == \
+        python.corpus_statistics(hyps, [[refs[0]] * 3, [refs[1]] * 3])
+    inner = python.sentence_score("Der Hund bellt laut.", ["Ein Hund bellt."]).score
+    assert compiled.inner_scores and set(compiled.inner_scores) == {inner}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("refs", [[["a", "b"], ["c", None]], [["a"], ["b"]], [["a", "b"]], [["x", None], [None, "y"]],
+                                  [[None, "x"], ["y", "z"], [None, None]], [[], []]])
+def test_kept_references_count_as_count_references_counts(refs: list[list[str | None]], matcher: str) -> None:
+    """nrefs of a metric built with references= (its signature's) is count_references', None entries
+    dropped: a count when every segment has as many references, else var."""
+    from bleucli.metrics.base import count_references
+    assert CHRF(references=refs)._nrefs == count_references(refs)

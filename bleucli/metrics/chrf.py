@@ -35,7 +35,7 @@ from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import OptionError
 from ..options import CHRF_DEFAULTS
 from ..statistics import Statistics
-from .base import Metric, Score, check_references, count_references, reference_segments
+from .base import Metric, Score, check_references, reference_segments
 from .compiled import _load, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
@@ -402,8 +402,12 @@ class CHRF(Metric[ChrfRefData]):
         super().__init__(None)
         # prepare_references of each segment, without a method call a segment (text is what C reads)
         refs = check_references(references)
-        self._ref_cache = list(map(_TextReferences, reference_segments(refs)))
-        self._nrefs = count_references(refs)
+        segments = reference_segments(refs)
+        self._ref_cache = list(map(_TextReferences, segments))
+        # count_references from the segments made anyway (their None entries are dropped): a set of
+        # lengths in C instead of a generator per segment, a twentieth of the API's corpus time
+        counts = set(map(len, segments))
+        self._nrefs = counts.pop() if len(counts) == 1 else "var"
 
     # -- statistics ---------------------------------------------------------------
     def _chars(self, line: str) -> str:
