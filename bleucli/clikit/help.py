@@ -23,7 +23,7 @@ SECTIONS: list[tuple[str, list[str]]] = [
     # then each metric's own section, from the registry (metric_help_sections)
     ("Confidence intervals (one system) and paired significance tests (several)",
      ["confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar", "paired_ar_n", "seed",
-      "resample_unit", "docids"]),
+      "resample_unit", "docids", "human_accuracy"]),
     ("Output", ["sentence_level", "output_format", "score_only", "width", "short", "detail", "no_color", "quiet",
                 "expect_signature"]),
     ("Speed (the scores are the same)", ["jobs", "dask"]),
