@@ -7,7 +7,7 @@ long TER run or a ``-pbs`` over many systems works. A caller passes a
 is); :func:`phase` installs its ``advance`` for the duration of one phase of
 the run, and the loops that know when a unit of work is done (a part of the
 input scored, a matrix of resamples scored) call :func:`advance`. Without a
-reporter :func:`advance` is one context-variable lookup per part or matrix, so
+reporter :func:`advance` is one thread-local lookup per part or matrix, so
 a run that nobody watches pays nothing measurable, and no loop needs a new
 parameter.
 
@@ -19,8 +19,8 @@ worker forgets the phase it inherited, :func:`unwatch`).
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterator
-from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - the types only: every run imports this module, at no cost
@@ -36,7 +36,27 @@ if TYPE_CHECKING:  # pragma: no cover - the types only: every run imports this m
     Reporter: TypeAlias = Callable[[str, Length], AbstractContextManager[Advance]]
 
 
-_current: ContextVar[Advance | None] = ContextVar("bleucli_progress", default=None)
+class _Slot(threading.local):
+    """The watched phase's ``advance`` of this thread (None: nothing watched), as a context variable would
+    hold it, without importing :mod:`contextvars` into every run: ``set`` returns what ``reset`` restores.
+
+    Per thread, so that a thread pool's workers (a Dask cluster's threads) never draw on the command's bar.
+    """
+
+    value: Advance | None = None
+
+    def get(self) -> Advance | None:
+        return self.value
+
+    def set(self, value: Advance | None) -> Advance | None:
+        previous, self.value = self.value, value
+        return previous
+
+    def reset(self, previous: Advance | None) -> None:
+        self.value = previous
+
+
+_current = _Slot()
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice, repeat, zip_longest
 from operator import is_
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import BleucliWarning as BleucliWarning  # its old home: still importable from here
@@ -42,6 +42,9 @@ class Score:
     #: ``_mean``/``_ci``); ``str(score)`` then shows ``(μ = mean ± ci)`` as sacreBLEU's does
     mean: float | None = None
     ci: float | None = None
+    #: False: the score lies in the metric's own range (checked before printing, a wrong number is a bug);
+    #: True: any finite number (a mean of given segment scores: COMET and z-scores can be negative)
+    ANY_SIGN: ClassVar[bool] = False
 
     @classmethod
     def _build(cls, **fields: Any) -> Any:

@@ -38,7 +38,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import InputError, OptionError
 from .base import Metric, Score
@@ -60,6 +60,7 @@ AGGREGATION = "mean"
 class SegmentScore(Score):
     """The mean of ``segments`` segment scores."""
 
+    ANY_SIGN: ClassVar[bool] = True
     segments: int = 0
     total: float = 0.0
 

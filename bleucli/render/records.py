@@ -58,9 +58,7 @@ def check_finite(score: Score) -> None:
     in sacreBLEU); TER too; chrF never exceeds 100. Segment scores given with
     ``--segment-scores`` have any sign.
     """
-    from ..metrics.segment_scores import SegmentScore
-
-    if isinstance(score, SegmentScore):  # a mean of given scores: any finite number (COMET can be negative)
+    if score.ANY_SIGN:  # a mean of given segment scores: any finite number (COMET can be negative)
         if not math.isfinite(score.score):
             raise RuntimeError(f"{score.name} came out as {score.score!r}")
         return
