@@ -96,17 +96,10 @@ def _pbs_json(args: list[str]) -> list[dict]:
 @pytest.mark.parametrize("test", ["bs", pytest.param("ar", marks=pytest.mark.slow)])
 def test_command_p_values_equal_the_scoring_commands(tmp_path: Path, test: str) -> None:
     """``bleucli rank`` and ``bleucli REF -i A B C -pbs/-par`` print the same p-values for A's pairs."""
-    names, systems, ref = _lines()
-    ref_path = tmp_path / "ref.hi"
-    ref_path.write_text("\n".join(ref[:150]) + "\n", encoding="utf-8")
-    paths = []
-    for name, hyps in list(zip(names, systems))[:3]:
-        path = tmp_path / f"{name}.hi"
-        path.write_text("\n".join(hyps[:150]) + "\n", encoding="utf-8")
-        paths.append(str(path))
+    ref_path, paths = _rank_files(tmp_path, 3, 150)
     flag, count = ("-pbs", "-pbsn") if test == "bs" else ("-par", "-parn")
-    scoring = _pbs_json([str(ref_path), "-i", *paths, flag, count, "500", "-m", "bleu", "chrf", "-f", "json"])
-    result = invoke(["rank", str(ref_path), "-i", *paths, flag, count, "500", "-pbsn", "500", "-m", "bleu", "chrf",
+    scoring = _pbs_json([ref_path, "-i", *paths, flag, count, "500", "-m", "bleu", "chrf", "-f", "json"])
+    result = invoke(["rank", ref_path, "-i", *paths, flag, count, "500", "-pbsn", "500", "-m", "bleu", "chrf",
                      "-f", "json"])
     assert result.exit_code == 0, result.stderr
     rankings = {r["metric"]: r for r in json.loads(result.stdout)["rankings"]}
