@@ -270,30 +270,6 @@ def test_ctrl_c_under_dask_is_130_and_quiet(big: tuple[str, str]) -> None:
 
 @pytest.mark.dask
 @pytest.mark.slow
-def test_ctrl_c_while_a_local_cluster_starts_is_130_and_quiet(big: tuple[str, str]) -> None:
-    """Ctrl-C to the process group as soon as ``local:2`` spawns its first process: not lost, no traceback."""
-    pytest.importorskip("distributed")
-    ref, system = big
-    process = _start([ref, "-i", system, "-m", "ter", "-b", "--dask", "local:2"], start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while not _children(process.pid):  # the cluster is starting: its first process is there
-            assert process.poll() is None and time.monotonic() < deadline
-            time.sleep(0.01)
-        started = _children(process.pid)
-        os.killpg(process.pid, signal.SIGINT)
-        code, stderr = _finish(process, 60)
-        assert _gone_within(started, 5) == []
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-    assert code == 130, stderr
-    assert _lines(stderr) == ["bleucli: error: interrupted"], stderr
-
-
-@pytest.mark.dask
-@pytest.mark.slow
 def test_a_lost_scheduler_is_exit_4_in_one_line(big: tuple[str, str], tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     import json

@@ -12,7 +12,7 @@ within :data:`CONNECT_TIMEOUT` seconds, or that is lost during the run, is a
 worker (bad data) reaches the caller as it would without Dask. Distributed's
 own log lines are silenced (in this process, and in the worker processes of
 ``local:N``), and ``local:N``'s workers leave Ctrl-C to
-this process, also while they start.
+this process.
 """
 
 from __future__ import annotations
@@ -56,24 +56,17 @@ def _quiet_distributed() -> Iterator[None]:
 
 
 @contextmanager
-def _sigint_held() -> Iterator[None]:
-    """SIGINT blocked in this thread while ``local:N`` starts, so that a terminal's Ctrl-C (sent to the whole
-    process group) reaches this process alone, and is not lost.
-
-    Dask's event-loop thread, started meanwhile, inherits the mask, and so do the worker processes it
-    spawns (a mask survives ``exec``): they never see Ctrl-C. A Ctrl-C that arrives during the start
-    is held, pending, and delivered here when the mask is restored: the caller closes the cluster and the
-    command ends with exit 130 as for any Ctrl-C. (Ignoring SIGINT instead, which the workers would
-    inherit as well, lost a Ctrl-C in the 1-2 s of the start.)
-    """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
-        yield  # pragma: no cover - a thread of its caller, or a platform without signal masks
+def _without_sigint() -> Iterator[None]:
+    """SIGINT ignored while ``local:N``'s worker processes are started: they inherit it, so Ctrl-C in a
+    terminal (sent to the whole process group) reaches this process alone, which closes the cluster."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        signal.signal(signal.SIGINT, previous)
 
 
 def _local_cluster(address: str) -> Any:
@@ -82,17 +75,9 @@ def _local_cluster(address: str) -> Any:
     count = address.split(":", 1)[1]
     if not count.isdigit() or int(count) < 1:
         raise OptionError(f"--dask local:N needs a number of workers >= 1, got '{address}'")
-    cluster = None
-    try:
-        with _sigint_held():
-            cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, host="127.0.0.1")
-    except KeyboardInterrupt:  # held during the start, delivered as the mask is restored
-        if cluster is not None:
-            with _sigint_held():
-                cluster.close()
-        raise
-    return cluster
+    with _without_sigint():
+        return LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
+                            dashboard_address=None, host="127.0.0.1")
 
 
 @contextmanager
