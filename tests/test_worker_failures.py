@@ -113,14 +113,16 @@ def _start(args: list[str], stdin: str | None = None, **kwargs: object) -> subpr
 
 
 @pytest.fixture
-def running(big: tuple[str, str],
-            request: pytest.FixtureRequest) -> Iterator[tuple[subprocess.Popen[bytes], list[int]]]:
+def running(big: tuple[str, str], request: pytest.FixtureRequest,
+            monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[subprocess.Popen[bytes], list[int]]]:
     """bleucli scoring TER over 200,000 lines in ``request.param`` mode, once all its workers are up.
 
     ``pool``: stdin with ``-j 4`` (a process pool of 4); ``significance``: ``-pbs -j 4`` (a pool);
     ``split``: plain files with ``-j 2``
-    (one forked child, the parent runs the other part).
+    (one forked child, the parent runs the other part). TER's pure-Python search, so that the run
+    lasts tens of seconds (the compiled one can finish before the signal on a quiet machine).
     """
+    monkeypatch.setenv("BLEUCLI_PURE_PYTHON", "1")
     ref, system = big
     if request.param == "pool":
         process, expected = _start([ref, "-j", "4", "-m", "ter", "-b"], stdin=system), 4
@@ -270,10 +272,14 @@ def test_ctrl_c_under_dask_is_130_and_quiet(big: tuple[str, str]) -> None:
 
 @pytest.mark.dask
 @pytest.mark.slow
-def test_a_lost_scheduler_is_exit_4_in_one_line(big: tuple[str, str], tmp_path: Path) -> None:
+def test_a_lost_scheduler_is_exit_4_in_one_line(big: tuple[str, str], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
     import json
 
+    # TER's pure-Python search (in the command and the workers), so that the run is still going when the
+    # scheduler is killed: the compiled search scores these 200,000 lines in about as long as the wait below
+    monkeypatch.setenv("BLEUCLI_PURE_PYTHON", "1")
     ref, system = big
     address_file = tmp_path / "scheduler.json"
     env = dict(_env(), DASK_DISTRIBUTED__WORKER__DAEMON="False")
