@@ -177,20 +177,14 @@ def filter_segment_scores(metrics: Any, data: Any) -> None:
 
 def _documents(options: RunOptions, data: Any, notices: Any) -> list[str] | None:
     """Each segment's document id for ``--resample-unit document``: ``--docids FILE``, else the test set's."""
-    from ..input.reading import FileLines
-    from ..testsets import cli as tscli
+    from ..clikit.documents import document_ids
 
-    significance = options.significance
-    if significance.unit != "document":
+    if options.significance.unit != "document":
         return None
-    path = significance.docids
-    if path is not None:
-        lines = list(FileLines(path, options.inputs.encoding, notices.pending, options.inputs.max_line_bytes))
-        return data.filter_hypotheses(lines, source=path) if data is not None else lines
-    if data is None:
+    documents, _name = document_ids(options, data, notices, options.significance.docids)
+    if documents is None and data is None:
         raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
                                "or a test set with doc ids (-t)")
-    documents = tscli.test_set_field(options, data, "docid")
     if documents is None:
         raise click.UsageError(f"the test set {data.test} has no doc ids: give them with --docids FILE")
     return documents

@@ -93,8 +93,8 @@ def compare(**flags: Any) -> int:
 
 def _compare(flags: dict[str, Any]) -> int:
     from .. import render
+    from ..clikit.documents import document_ids, segment_field
     from ..clikit.scoring import Notices, open_inputs
-    from ..input.reading import FileLines
     from ..testsets import cli as tscli
     from .compare import compare as build
 
@@ -118,21 +118,8 @@ def _compare(flags: dict[str, Any]) -> int:
     references = [list(stream) for stream in inputs.references]
     systems = [list(stream) for stream in inputs.systems]
     reference_names = list(inputs.reference_names)
-    source_name = flags["source"]
-    limit = options.inputs.max_line_bytes
-    source = list(FileLines(source_name, options.inputs.encoding, notices.pending, limit)) if source_name else None
-    documents_name = flags["docids"]
-    documents = (list(FileLines(documents_name, options.inputs.encoding, notices.pending, limit))
-                 if documents_name else None)
-    if data is not None:
-        if source is not None:
-            source = data.filter_hypotheses(source, source=source_name)
-        else:
-            source, source_name = _test_set_field(options, data, "src"), f"{data.test}:src"
-        if documents is not None:
-            documents = data.filter_hypotheses(documents, source=documents_name)
-        else:
-            documents, documents_name = _test_set_field(options, data, "docid"), f"{data.test}:docid"
+    source, source_name = segment_field(options, data, notices, flags["source"] or None, "src")
+    documents, documents_name = document_ids(options, data, notices, flags["docids"] or None)
     if options.significance.unit == "document" and documents is None:
         raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
                                "or a test set with doc ids (-t)")
@@ -175,25 +162,6 @@ def _compare(flags: dict[str, Any]) -> int:
         report.error(f"significantly worse than the baseline {result.systems[0]}{threshold}: {listed}")
         return ExitCode.WORSE
     return ExitCode.OK
-
-
-def _test_set_field(options: Any, data: Any, field: str) -> list[str] | None:
-    """A field (``src``, ``docid``) of every set of ``-t``, concatenated and filtered as the references are.
-
-    ``None`` when a set lacks the field (plain and TSV sets have no ``docid``).
-    """
-    from .. import testsets as ts
-    from ..testsets import cli as tscli
-
-    t = options.testset
-    lines: list[str] = []
-    with tscli._cache_errors(f"prepare {t.test_set}", {"cache_dir": t.cache_dir}):
-        for name in data.test_sets:
-            if field not in ts.fields(name, t.langpair, **tscli._library_kwargs(t)):
-                return None
-            lines += ts.get_field_lines(name, t.langpair, field, origlang=t.origlang, subset=t.subset,
-                                        **tscli._library_kwargs(t))
-    return lines
 
 
 def _test_set_input(data: Any) -> tuple[str, str] | None:

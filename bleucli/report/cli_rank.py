@@ -125,28 +125,18 @@ def _rank(flags: dict[str, Any]) -> int:
 
 def _documents(flags: dict[str, Any], options: Any, data: Any, notices: Any, segments: int) -> list[list[int]] | None:
     """The segments of each document with ``--resample-unit document`` (doc ids from ``--docids`` or ``-t``)."""
+    from ..clikit.documents import document_ids
     from ..significance.units import document_index
-    from .cli import _test_set_field
 
-    name = flags["docids"]
     if flags["resample_unit"] != "document":
-        if name:
+        if flags["docids"]:
             raise click.UsageError("--docids applies to --resample-unit document")
         return None
-    if name:
-        from ..input.reading import FileLines
-
-        ids: list[str] | None = list(FileLines(name, options.inputs.encoding, notices.pending,
-                                               options.inputs.max_line_bytes))
-        if data is not None:
-            ids = data.filter_hypotheses(ids, source=name)
-    else:
-        ids = _test_set_field(options, data, "docid") if data is not None else None
-        name = f"{data.test}:docid" if data is not None else "doc ids"
+    ids, name = document_ids(options, data, notices, flags["docids"] or None)
     if ids is None:
         raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
                                "or a test set with doc ids (-t)")
-    return document_index(ids, segments, name)
+    return document_index(ids, segments, name or "doc ids")
 
 
 __all__ = ["rank"]
