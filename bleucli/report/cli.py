@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from ..clikit import report
+from ..clikit.comparison import comparison_inputs
 from ..clikit.metric_options import metric_options
 from ..clikit.output import emit
 from ..clikit.report import ExitCode
@@ -26,35 +27,17 @@ from ..metrics import registry
 from ..options import (
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
-    INPUT_DEFAULTS,
     RUN_DEFAULTS,
 )
-from ..testsets.cli import testset_options
-
-#: The test-set options ``compare`` takes: scoring against ``-t``/``-l`` (no --echo, --list...).
-COMPARE_TESTSET_KEYS = ("test_set", "langpair", "origlang", "subset", "cache_dir", "offline", "mirrors",
-                        "testsets_registry")
-
-
-def testset_options_for_compare(command: Any) -> Any:
-    return testset_options(command, COMPARE_TESTSET_KEYS)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("refs", nargs=-1, metavar="REF...")
-@click.option("-i", "--input", "inputs", multiple=True, metavar="BASELINE SYS...",
-              help="System output files: the baseline first, then one or more systems to compare with it.")
-@click.option("--source", metavar="FILE", default=None,
-              help="Source sentences, shown next to the references [default with -t: the test set's source].")
-@click.option("--docids", metavar="FILE", default=None,
-              help="The document id of each segment, one a line: adds a document view "
-                   "[default with -t: the test set's doc ids, when it has them].")
-@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
-              help="Split the single reference file on tabs into this many references.")
-@click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
-              help="Encoding of every input file.")
-@click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
-              help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
+@comparison_inputs(
+    systems_metavar="BASELINE SYS...",
+    systems_help="System output files: the baseline first, then one or more systems to compare with it.",
+    source_help="Source sentences, shown next to the references [default with -t: the test set's source].",
+    docids_help="The document id of each segment, one a line: adds a document view "
+                "[default with -t: the test set's doc ids, when it has them].")
 @click.option("-par", "--paired-ar", is_flag=True,
               help="p-values from approximate randomization instead of the paired bootstrap "
                    "(the bootstrap still gives the CIs).")
@@ -78,7 +61,6 @@ def testset_options_for_compare(command: Any) -> Any:
                    "(Kocmi et al. 2024) is at least A (0-1), e.g. 0.8; metrics without a published fit never fail.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @resample_unit_option
-@testset_options_for_compare
 @metric_options
 def compare(**flags: Any) -> int:
     """Compare systems: corpus scores with CIs and p-values, and every sentence, highlighted.

@@ -14,27 +14,23 @@ from typing import Any
 import click
 
 from ..clikit import report
+from ..clikit.comparison import comparison_inputs
 from ..clikit.metric_options import metric_options
 from ..clikit.output import emit
 from ..clikit.report import ExitCode
 from ..clikit.significance import resample_unit_option
 from ..metrics import registry
-from ..options import INPUT_DEFAULTS, RUN_DEFAULTS
+from ..options import RUN_DEFAULTS
 from ..render.ranking import FORMATS
 from ..significance.ranking import CORRECTIONS, DEFAULT_ALPHA
-from .cli import testset_options_for_compare
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("refs", nargs=-1, metavar="REF...")
-@click.option("-i", "--input", "inputs", multiple=True, metavar="SYS...",
-              help="System output files (two or more), one per system, line-aligned with the references.")
-@click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
-              help="Split the single reference file on tabs into this many references.")
-@click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
-              help="Encoding of every input file.")
-@click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes, show_default=True,
-              help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit.")
+@comparison_inputs(
+    systems_metavar="SYS...",
+    systems_help="System output files (two or more), one per system, line-aligned with the references.",
+    docids_help="The document id of each segment, one a line, for --resample-unit document "
+                "[default with -t: the test set's doc ids].")
 @click.option("-pbs", "--paired-bs", "paired_bs", is_flag=True,
               help="Test every pair with paired bootstrap resampling (the default).")
 @click.option("-par", "--paired-ar", "paired_ar", is_flag=True,
@@ -47,9 +43,6 @@ from .cli import testset_options_for_compare
 @click.option("--seed", default=None, metavar="N|none",
               help="Random seed of the tests [default: BLEUCLI_SEED or 12345]; 'none' for unseeded.")
 @resample_unit_option
-@click.option("--docids", metavar="FILE", default=None,
-              help="The document id of each segment, one a line, for --resample-unit document "
-                   "[default with -t: the test set's doc ids].")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=DEFAULT_ALPHA,
               show_default=True, help="Significance level: a pair is significant when its adjusted p <= alpha.")
 @click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
@@ -62,7 +55,6 @@ from .cli import testset_options_for_compare
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
               help="Worker processes (0: one per CPU); the numbers are identical for any value.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
-@testset_options_for_compare
 @metric_options
 def rank(**flags: Any) -> int:
     """Rank systems: every pair tested, Holm-adjusted, clusters and rank ranges as in WMT's findings.
