@@ -8,7 +8,6 @@ draws the bar at once, so a test need not run for the default two seconds.
 from __future__ import annotations
 
 import os
-import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +15,7 @@ from pathlib import Path
 import pytest
 
 from datasets import DATA, read
-
-REPO = Path(__file__).resolve().parent.parent
-HIDE, SHOW = b"\x1b[?25l", b"\x1b[?25h"
+from terminal import HIDE, REPO, SHOW, bleucli_with_stderr_on_a_terminal
 
 
 def write(path: Path, lines: list[str]) -> str:
@@ -30,28 +27,6 @@ def environment(delay: str) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "BLEUCLI_PROGRESS_DELAY": delay}
     env.pop("BLEUCLI_FORMAT", None)
     return env
-
-
-def run_with_stderr_on_a_terminal(args: list[str], env: dict[str, str], tmp_path: Path) -> tuple[int, bytes, bytes]:
-    """``python -m bleucli ARGS`` with stderr on a pty: (exit code, stdout, what the terminal received)."""
-    master, slave = pty.openpty()
-    out_path = tmp_path / "stdout"
-    with out_path.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "bleucli", *args], stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=slave, env=env, cwd=REPO)
-        os.close(slave)
-        received = []
-        while True:
-            try:
-                data = os.read(master, 1 << 16)
-            except OSError:  # EIO: the child closed its end
-                break
-            if not data:
-                break
-            received.append(data)
-        code = proc.wait(timeout=300)
-    os.close(master)
-    return code, out_path.read_bytes(), b"".join(received)
 
 
 @pytest.fixture
@@ -66,7 +41,7 @@ def compare_args(tmp_path: Path) -> list[str]:
 
 @pytest.mark.slow  # a compare of 2,037 segments on a pty
 def test_compare_draws_clicks_bar_on_a_terminal(compare_args, tmp_path):
-    code, out, tty = run_with_stderr_on_a_terminal(compare_args, environment("0"), tmp_path)
+    code, out, tty = bleucli_with_stderr_on_a_terminal(compare_args, environment("0"), tmp_path)
     assert code == 0, tty
     assert b"Comparing" in tty and b"100%" in tty, tty
     assert tty.rindex(SHOW) > tty.rindex(HIDE), tty  # the cursor is shown again
@@ -89,7 +64,7 @@ def test_a_short_job_draws_nothing_on_a_terminal(tmp_path):
     systems = [write(tmp_path / f"{name}.de", read(folder / "sys" / f"{name}.de.gz")[:50])
                for name in ("Online-A", "Online-B")]
     env = environment("60")
-    code, _, tty = run_with_stderr_on_a_terminal(["compare", ref, "-i", *systems, "-pbsn", "100", "--json",
+    code, _, tty = bleucli_with_stderr_on_a_terminal(["compare", ref, "-i", *systems, "-pbsn", "100", "--json",
                                                   str(tmp_path / "r.json"), "-q"], env, tmp_path)
     assert code == 0 and tty == b"", tty
 
@@ -126,7 +101,7 @@ def test_the_helper_is_silent_off_a_terminal_and_finishes_its_bar(capsys):
 @pytest.mark.slow  # Self-BLEU of 2,037 lines on a pty, and off it
 def test_self_bleu_draws_a_bar_on_a_terminal_only_and_prints_the_same(tmp_path):
     lines = write(tmp_path / "out.de", read(DATA / "wmt22-en-de" / "sys" / "Online-A.de.gz"))
-    code, out, tty = run_with_stderr_on_a_terminal(["self-bleu", lines], environment("0"), tmp_path)
+    code, out, tty = bleucli_with_stderr_on_a_terminal(["self-bleu", lines], environment("0"), tmp_path)
     assert code == 0, tty
     assert b"Self-BLEU" in tty and b"100%" in tty and tty.rindex(SHOW) > tty.rindex(HIDE), tty
     plain = subprocess.run([sys.executable, "-m", "bleucli", "self-bleu", lines], capture_output=True,

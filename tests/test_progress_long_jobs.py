@@ -9,8 +9,6 @@ drawn on the first only, and stdout is byte for byte the same.
 
 from __future__ import annotations
 
-import os
-import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from datasets import DATA, read
-from test_progress import HIDE, REPO, SHOW, environment, run_with_stderr_on_a_terminal, write
+from terminal import HIDE, REPO, SHOW, bleucli_with_stderr_on_a_terminal
+from test_progress import environment, write
 
 SYSTEMS = ("Online-A", "Online-B", "Online-G")
 
@@ -33,7 +32,7 @@ def corpus(tmp_path: Path) -> tuple[str, list[str]]:
 
 def on_a_terminal_and_on_a_pipe(args: list[str], tmp_path: Path) -> tuple[bytes, bytes]:
     """Run ``args`` both ways; both succeed, the pipe gets nothing on stderr, stdout is the same: (stdout, tty)."""
-    code, out, tty = run_with_stderr_on_a_terminal(args, environment("0"), tmp_path)
+    code, out, tty = bleucli_with_stderr_on_a_terminal(args, environment("0"), tmp_path)
     assert code == 0, tty
     plain = subprocess.run([sys.executable, "-m", "bleucli", *args], capture_output=True, env=environment("0"),
                            cwd=REPO, timeout=300)
@@ -76,16 +75,7 @@ def test_rank_draws_its_phases_on_a_terminal_only(corpus, tmp_path):
 def test_a_run_of_unknown_length_draws_nothing(corpus, tmp_path):
     """Hypotheses on stdin: the length is unknown, and a bar that cannot say how far the run is is not drawn."""
     ref, systems = corpus
-    master, slave = pty.openpty()
     with open(systems[0], "rb") as stdin:
-        done = subprocess.run([sys.executable, "-m", "bleucli", ref, "-b"], stdin=stdin, stdout=subprocess.PIPE,
-                              stderr=slave, env=environment("0"), cwd=REPO, timeout=300)
-    os.close(slave)
-    os.set_blocking(master, False)
-    try:
-        tty = os.read(master, 1 << 16)
-    except (BlockingIOError, OSError):
-        tty = b""
-    os.close(master)
-    assert done.returncode == 0 and tty == b"", tty
-    assert done.stdout.strip()
+        code, out, tty = bleucli_with_stderr_on_a_terminal([ref, "-b"], environment("0"), tmp_path, stdin=stdin)
+    assert code == 0 and tty == b"", tty
+    assert out.strip()

@@ -451,3 +451,19 @@ def snapshot(path: Path) -> dict[str, bytes | None]:
 def leftovers(cache: Path) -> list[str]:
     """Temporary entries (.part-/.tmp-/.trash-) left in the cache."""
     return [str(p) for p in cache.rglob("*") if p.name.startswith((".part-", ".tmp-", ".trash-"))]
+
+
+def invoke(args: list[str], input: str | bytes | None = None) -> tuple[int, str, str]:
+    """``bleucli ARGS`` in-process (CliRunner): its exit code, stdout and stderr."""
+    from click.testing import CliRunner
+
+    from bleucli.cli import cli
+
+    result = CliRunner().invoke(cli, args, input=input, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write_lines(path: Path, lines: list[str]) -> str:
+    """``lines`` written to ``path`` (UTF-8, one a line), as the file name a command line takes."""
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return str(path)

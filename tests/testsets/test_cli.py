@@ -10,29 +10,19 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from bleucli import testsets as ts
-from bleucli.cli import cli
+
+from .conftest import invoke, write_lines
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT_THEN_CLI = Path(__file__).resolve().parent / "helpers" / "wait_then_cli.py"
-
-
-def invoke(args, input=None):
-    result = CliRunner().invoke(cli, args, input=input, catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def run(env, args, stdin=None, extra=None):
     environ = {**env.environ, "PYTHONPATH": str(REPO), **(extra or {})}
     return subprocess.run([sys.executable, "-m", "bleucli", *args], input=stdin, capture_output=True,
                           env=environ, cwd=REPO)
-
-
-def write_lines(path: Path, lines: list[str]) -> Path:
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return path
 
 
 @pytest.mark.parametrize("name", ["toy-sgml", "toy-xml", "toy-tsv", "toy-plain"])

@@ -18,13 +18,10 @@ import pytest
 from bleucli import __version__
 from bleucli import testsets as ts
 
+from .conftest import write_lines
+
 REPO = Path(__file__).resolve().parents[2]
 SACREBLEU_CLI = Path(__file__).resolve().parent / "helpers" / "sacrebleu_cli.py"
-
-
-def write_lines(path: Path, lines: list[str]) -> str:
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return str(path)
 
 
 def run(env, args: list[str], extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:

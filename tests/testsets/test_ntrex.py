@@ -17,14 +17,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from bleucli import testsets as ts
-from bleucli.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "golden"))
 import generate_ntrex_yaml as gen  # noqa: E402
+
+from .conftest import invoke, write_lines  # noqa: E402
 
 SHA = gen.COMMIT
 SRC = ["The cat sat on the mat.", "It was a sunny day.", "Prices rose again.",
@@ -121,16 +121,6 @@ def ntrex(tmp_path, httpserver, monkeypatch):
                        "HOME": str(tmp_path / "home")}.items():
         monkeypatch.setenv(key, value)
     return env
-
-
-def invoke(args, input=None):
-    result = CliRunner().invoke(cli, args, input=input, catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def write_lines(path: Path, lines: list[str]) -> Path:
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return path
 
 
 # ------------------------------------------------------------------ the test set

@@ -9,39 +9,19 @@ shown again) also when the download fails.
 
 from __future__ import annotations
 
-import os
-import pty
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-HIDE, SHOW = b"\x1b[?25l", b"\x1b[?25h"
+from terminal import HIDE, REPO, SHOW, bleucli_with_stderr_on_a_terminal
 
 
 def run_on_a_tty(env, tmp_path: Path, args: list[str], extra: dict[str, str] | None = None) -> tuple[int, bytes, bytes]:
-    """``python -m bleucli ARGS`` with stderr on a pty: (exit code, stdout, what the terminal received)."""
-    master, slave = pty.openpty()
-    out_path = tmp_path / "stdout"
-    with out_path.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "bleucli", *args], stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=slave, env={**env.environ, "PYTHONPATH": str(REPO), **(extra or {})},
-                                cwd=REPO)
-        os.close(slave)
-        received = []
-        while True:
-            try:
-                data = os.read(master, 1 << 16)
-            except OSError:  # EIO: the child closed its end
-                break
-            if not data:
-                break
-            received.append(data)
-        code = proc.wait(timeout=60)
-    os.close(master)
-    return code, out_path.read_bytes(), b"".join(received)
+    """``python -m bleucli ARGS`` against the local server, stderr on a pty: (exit code, stdout, terminal)."""
+    return bleucli_with_stderr_on_a_terminal(args, {**env.environ, "PYTHONPATH": str(REPO), **(extra or {})},
+                                             tmp_path, timeout=60)
 
 
 @pytest.mark.slow  # a subprocess on a pty

@@ -4,22 +4,10 @@ with the set's fields in the signature."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-from click.testing import CliRunner
 
 from bleucli import testsets as ts
-from bleucli.cli import cli
 
-
-def invoke(args):
-    result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def write_lines(path: Path, lines: list[str]) -> str:
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return str(path)
+from .conftest import invoke, write_lines
 
 
 def test_rank_on_a_test_set_equals_rank_on_its_files(env, corpus, tmp_path):

@@ -7,22 +7,10 @@ files with ``--docids``; a set without doc ids is a usage error asking for them.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-from click.testing import CliRunner
 
 from bleucli import testsets as ts
-from bleucli.cli import cli
 
-
-def invoke(args):
-    result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def write_lines(path: Path, lines: list[str]) -> str:
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return str(path)
+from .conftest import invoke, write_lines
 
 
 def _numbers(out: str) -> list:

@@ -8,21 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from bleucli.cli import cli
+from .conftest import invoke, write_lines
 
 SET = "toy-sgml"
-
-
-def invoke(args: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
-
-
-def write_lines(path: Path, lines: list[str]) -> str:
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return str(path)
 
 
 @pytest.fixture
