@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any, Protocol
 
-from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import InputError, OptionError, warn
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
 from ..signature import Signature
@@ -22,6 +21,7 @@ from ..statistics import Statistics
 from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score
 from .compiled import StoredReferences, TextReferences, Tokens, compiled_matcher
+from .fast_path import rows_in_chunks, sentence_scores_in_c
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
 
@@ -420,16 +420,11 @@ class BLEU(Metric[BLEURefData]):
     def _text_reference_rows(self, hypotheses: Iterable[str]) -> Iterator[list[Any]]:
         """The rows against references kept as text (``references=``), chunk by chunk in C."""
         statistics, tokenizer = self._compiled_statistics, self._compiled_tokenizer
-        hyps: list[str] = []
-        refs: list[tuple[str, ...]] = []
-        for hyp, info in self._cached_segments(hypotheses):
-            hyps.append(hyp)
-            refs.append(info.texts)  # type: ignore[attr-defined]  # TextReferences: made with the compiled tokenizer
-            if len(hyps) == CHUNK_SEGMENTS:
-                yield from statistics(hyps, refs, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
-                hyps, refs = [], []
-        if hyps:
-            yield from statistics(hyps, refs, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
+        order, lowercase, shortest = self.max_ngram_order, self.lowercase, self._shortest
+        # TextReferences (made with the compiled tokenizer) keep the references' text
+        texts = ((hyp, info.texts) for hyp, info in self._cached_segments(hypotheses))  # type: ignore[attr-defined]
+        return rows_in_chunks(texts, lambda hyps, refs: statistics(hyps, refs, tokenizer, order, lowercase, shortest,
+                                                                   True))
 
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
@@ -570,12 +565,11 @@ class BLEU(Metric[BLEURefData]):
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
 
     def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
-        if self._compiled_sentence is None or type(references) not in (list, tuple) or not references \
-                or not all(map(str.__instancecheck__, references)) or isinstance(hypotheses, str):
-            return super().sentence_scores(hypotheses, references)
-        hypotheses = list(hypotheses)
-        if not all(map(str.__instancecheck__, hypotheses)):
-            return super().sentence_scores(hypotheses, references)
+        compiled = self._sentence_scores_in_c if self._compiled_sentence is not None else None
+        return sentence_scores_in_c(compiled, super().sentence_scores, hypotheses, references)
+
+    def _sentence_scores_in_c(self, hypotheses: list[str], references: Sequence[str]) -> list[Score]:
+        """:meth:`sentence_scores` in one C call (the arguments checked by :func:`.fast_path.sentence_scores_in_c`)."""
         nrefs = self._nrefs = len(references)
         # one signature and one set of arguments for the whole batch; each result as sentence_score builds it
         signature = self._sentence_signatures.get(nrefs) or self._sentence_signature(nrefs)

@@ -31,12 +31,12 @@ from itertools import compress, repeat
 from operator import add, itemgetter, or_
 from typing import Any, Protocol
 
-from ..engine.executor import CHUNK_SEGMENTS
 from ..errors import OptionError
 from ..options import CHRF_DEFAULTS
 from ..statistics import Statistics
 from .base import Metric, Score, check_references, reference_segments
 from .compiled import _load, compiled_matcher
+from .fast_path import c_references, rows_in_chunks, sentence_scores_in_c
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -490,16 +490,8 @@ class CHRF(Metric[ChrfRefData]):
     def _text_reference_rows(self, hypotheses: Iterable[str]) -> Iterator[list[Any]]:
         """The rows against the references kept at construction, a chunk at a time in C."""
         statistics, settings = self._compiled_statistics, self._compiled_settings
-        hyps: list[str] = []
-        refs: list[Any] = []
-        for hyp, info in self._cached_segments(hypotheses):
-            hyps.append(hyp)
-            refs.append(info)
-            if len(hyps) == CHUNK_SEGMENTS:
-                yield from statistics(hyps, refs, settings, True)
-                hyps, refs = [], []
-        if hyps:
-            yield from statistics(hyps, refs, settings, True)
+        return rows_in_chunks(self._cached_segments(hypotheses), lambda hyps, refs: statistics(hyps, refs, settings,
+                                                                                                True))
 
     def chunk_rows(self, systems: Sequence[Sequence[str]],
                    references: Sequence[tuple[str, ...]]) -> list[list[list[Any]]]:
@@ -565,8 +557,7 @@ class CHRF(Metric[ChrfRefData]):
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         # In one C call for a str and a list or tuple of str (anything else: the checks of the base class).
-        if self._compiled_sentences is not None and type(hypothesis) is str and type(references) in (list, tuple) \
-                and references and all(map(str.__instancecheck__, references)):
+        if self._compiled_sentences is not None and type(hypothesis) is str and c_references(references):
             nrefs = self._nrefs = len(references)
             result: CHRFScore = self._compiled_sentences(hypothesis, references, self._compiled_settings, CHRFScore,
                                                          self._score_fields(nrefs))
@@ -574,12 +565,11 @@ class CHRF(Metric[ChrfRefData]):
         return super().sentence_score(hypothesis, references)
 
     def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
-        if self._compiled_sentences is None or type(references) not in (list, tuple) or not references \
-                or not all(map(str.__instancecheck__, references)) or isinstance(hypotheses, str):
-            return super().sentence_scores(hypotheses, references)
-        hypotheses = list(hypotheses)
-        if not all(map(str.__instancecheck__, hypotheses)):
-            return super().sentence_scores(hypotheses, references)
+        compiled = self._sentence_scores_in_c if self._compiled_sentences is not None else None
+        return sentence_scores_in_c(compiled, super().sentence_scores, hypotheses, references)
+
+    def _sentence_scores_in_c(self, hypotheses: list[str], references: Sequence[str]) -> list[Score]:
+        """:meth:`sentence_scores` in one C call (the arguments checked by :func:`.fast_path.sentence_scores_in_c`)."""
         nrefs = self._nrefs = len(references)
         scores: list[Score] = self._compiled_sentences(hypotheses, references, self._compiled_settings, CHRFScore,
                                                        self._score_fields(nrefs))
