@@ -205,10 +205,11 @@ def warn_zero_deltas(results: Sequence[Any]) -> None:
     drop-in); ``bleucli rank`` and ``compare`` give such pairs p = 1.
     """
     from ..errors import warn
+    from ..significance.deltas import zero_delta
 
     for result in results:
         for row in result.systems:
-            if row.score == result.baseline.score:
+            if zero_delta(row.score, result.baseline.score):
                 warn(f"{result.metric}: {row.system} scores exactly as the baseline (an observed delta of exactly 0); "
                      f"its p-value ({row.p_value:.4f}) is sacreBLEU's and does not mean a significant difference "
                      "(bleucli rank and compare give it p = 1)")

@@ -49,6 +49,7 @@ from . import (
     paired_approximate_randomization,
     score_matrices,
 )
+from .deltas import pair_p_value, zero_delta
 from .human_accuracy import human_accuracy, tokenizer_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -319,8 +320,8 @@ def rank_systems(
             for j, row in enumerate(result.systems, i + 1):
                 assert row.p_value is not None
                 raw[i, j] = row.p_value
-    zero = {(i, j): values[i] == values[j] for i, j in pair_index}
-    p_values = [1.0 if zero[pair] else raw[pair] for pair in pair_index]
+    zero = {(i, j): zero_delta(values[j], values[i]) for i, j in pair_index}
+    p_values = [pair_p_value(values[j], values[i], raw[i, j]) for i, j in pair_index]
     adjusted = adjust(p_values, correction)
     tokenizer = tokenizer_of(corpus[0].signature)
     pairs = tuple(
