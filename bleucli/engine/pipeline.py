@@ -170,13 +170,14 @@ def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Seque
     by_document = test.unit == "document"
     corpus: list[list[Score]] = []
     if by_document:
-        from ..significance.units import DOCUMENT_UNIT, document_index, rows_by_document
+        from ..significance.units import document_index, resampled_rows
 
-        resampling["unit"] = DOCUMENT_UNIT
         corpus = [[metric.score_from_statistics(Statistics.of_rows(system_rows).totals(), nrefs)
                    for system_rows in per_metric] for metric, per_metric in zip(metrics, rows)]
         index = document_index(documents or (), len(rows[0][0]), options.significance.docids or "doc ids")
-        rows = rows_by_document(rows, index)
+        by_metric = [resampled_rows(per_metric, index) for per_metric in rows]
+        rows = [metric_rows for metric_rows, _ in by_metric]
+        resampling.update(by_metric[0][1])
     signatures = [s.with_fields(**resampling) for s in signatures]
     if mode == "ci":
         intervals = [confidence_interval(metric, per_metric[0], test.resamples, test.seed, nrefs=nrefs)

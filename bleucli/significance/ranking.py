@@ -294,10 +294,9 @@ def rank_systems(
                           "(a smaller --smooth-value gives finite scores)")
     values = [c.score for c in corpus]
     name = corpus[0].name
-    if documents is not None:
-        from .units import document_rows
+    from .units import resampled_rows
 
-        stats = [document_rows(system_rows, documents) for system_rows in stats]
+    stats, unit_fields = resampled_rows(stats, documents)
     from ..metrics import registry
 
     entry = registry.for_score(name)
@@ -342,10 +341,7 @@ def rank_systems(
     fields: dict[str, object] = {"bs": n_bootstrap, "seed": seed_label(seed), "sig": alpha, "corr": correction}
     if test == "ar":
         fields["ar"] = n
-    if documents is not None:
-        from .units import DOCUMENT_UNIT
-
-        fields["unit"] = DOCUMENT_UNIT
+    fields.update(unit_fields)
     signature = corpus[0].signature.with_fields(**fields)
     return Ranking(
         metric=name, systems=tuple(names), scores=tuple(values), order=tuple(order), pairs=pairs,

@@ -55,4 +55,20 @@ def rows_by_document(rows: Sequence[Sequence[Sequence[Sequence[Any]]]],
     return [[document_rows(system_rows, documents) for system_rows in per_metric] for per_metric in rows]
 
 
-__all__ = ["DOCUMENT_UNIT", "document_index", "document_rows", "rows_by_document"]
+def resampled_rows(systems: Sequence[Sequence[Sequence[Any]]], documents: Sequence[Sequence[int]] | None
+                   ) -> tuple[list[Any], dict[str, object]]:
+    """The step before every resampling test: the rows it draws (``[system][unit]``) and the signature
+    fields that say what a unit is.
+
+    With ``documents`` (:func:`document_index`) each document's rows summed and ``{"unit": "doc"}``;
+    without, the segment rows as they are and no field. ``-ci``/``-pbs``/``-par``
+    (:func:`bleucli.engine.pipeline.run_on_rows`) and rankings
+    (:func:`bleucli.significance.ranking.rank_systems`) both take this step, so a ranking's p-value
+    of a pair is ``-pbs``'s for the same seed, at either unit.
+    """
+    if documents is None:
+        return list(systems), {}
+    return [document_rows(system_rows, documents) for system_rows in systems], {"unit": DOCUMENT_UNIT}
+
+
+__all__ = ["DOCUMENT_UNIT", "document_index", "document_rows", "resampled_rows", "rows_by_document"]
