@@ -69,6 +69,8 @@ REPRESENTATIVES: dict[str, int] = {
     "tests/test_sacrebleu_paths.py::test_argparse_spellings": 1,
     "tests/test_progress_engine.py::test_a_paired_test_counts_each_matrix_of_resamples_and_gives_the_same_p_values": 3,
     "tests/test_progress_engine.py::test_ranking_counts_each_matrix_and_ranks_the_same": 2,
+    "tests/test_progress_engine.py::test_sentence_scores_count_every_segment_as_consumed_and_score_the_same": 2,
+    "tests/test_progress_engine.py::test_a_confidence_interval_counts_its_segments_and_each_metric": 1,
 }
 
 #: Tests that wait on purpose (a stalled server, a deadline, a held lock, a slow download killed

@@ -95,6 +95,34 @@ def test_a_paired_test_counts_each_matrix_of_resamples_and_gives_the_same_p_valu
                [(r.score, r.p_value, r.mean, r.ci) for p in quiet.paired for r in p.rows]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sentence_scores_count_every_segment_as_consumed_and_score_the_same(files, matcher, jobs):
+    """``-sl``: the scores are made as the CLI reads them, after ``run`` returns; the phase lasts as long."""
+    metrics = [BLEU(effective_order=True)]
+    quiet = run(RunOptions(sentence_level=True, jobs=jobs), metrics, streams(files, 1))
+    recorder = Recorder()
+    watched = run(RunOptions(sentence_level=True, jobs=jobs), metrics, streams(files, 1), progress=recorder)
+    assert recorder.phases == []  # nothing scored yet: the bar opens with the first score asked for
+    assert watched.sentences is not None and quiet.sentences is not None
+    scores = [str(s) for s in watched.sentences]
+    ((label, length, units),) = recorder.totals()
+    assert (label, length) == ("Scoring", 2037)
+    assert units == 2037 if jobs == 1 else units >= 2037
+    assert not progress.watched()  # the phase ended with the last score
+    assert scores == [str(s) for s in quiet.sentences]
+
+
+def test_a_confidence_interval_counts_its_segments_and_each_metric(files, matcher):
+    from bleucli import CHRF
+
+    metrics = [BLEU(), CHRF()]
+    recorder = Recorder()
+    watched = run(options("ci"), metrics, streams(files, 1), progress=recorder)
+    assert recorder.totals() == [("Scoring", 2037, 2037), ("Bootstrap", 2, 2)]
+    quiet = run(options("ci"), metrics, streams(files, 1))
+    assert [(c.score, c.mean, c.ci) for c in watched.confidence] == [(c.score, c.mean, c.ci) for c in quiet.confidence]
+
+
 def test_the_units_of_a_paired_test_are_the_matrices_it_scores():
     assert progress.paired_units("bs", 5, seeded=True) == 5  # one set of resamples for all
     assert progress.paired_units("bs", 5, seeded=False) == 9  # the baseline's, then a pair per system

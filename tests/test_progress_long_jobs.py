@@ -52,6 +52,25 @@ def test_ter_scoring_draws_a_bar_on_a_terminal_only(corpus, tmp_path, jobs):
     assert b'"name": "TER"' in out
 
 
+@pytest.mark.slow  # sentence TER of 2,037 segments, twice
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sentence_level_ter_draws_a_bar_on_a_terminal_only(corpus, tmp_path, jobs):
+    ref, systems = corpus
+    out, tty = on_a_terminal_and_on_a_pipe([ref, "-i", systems[0], "-m", "ter", "-sl", "-j", jobs], tmp_path)
+    assert b"Scoring" in tty and b"100%" in tty, tty
+    assert out.count(b"\n") == 2037 and out.startswith(b"TER"), out[:200]
+
+
+@pytest.mark.slow  # -ci of two metrics on 2,037 segments, twice
+def test_a_confidence_interval_draws_its_phases_on_a_terminal_only(corpus, tmp_path):
+    ref, systems = corpus
+    out, tty = on_a_terminal_and_on_a_pipe([ref, "-i", systems[0], "-m", "bleu", "ter", "-ci", "-cin", "200",
+                                            "-f", "text"], tmp_path)
+    assert tty.index(b"Scoring") < tty.index(b"Bootstrap"), tty
+    assert tty.count(b"100%") >= 2, tty
+    assert b"TER" in out and "±".encode() in out, out
+
+
 @pytest.mark.slow  # -pbs of three systems on 2,037 segments, twice
 def test_paired_bootstrap_of_several_systems_draws_its_phases_on_a_terminal_only(corpus, tmp_path):
     ref, systems = corpus

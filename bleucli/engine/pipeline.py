@@ -26,7 +26,7 @@ from ..frozen import Frozen
 from ..metrics.base import Metric, Score
 from ..options import RunOptions
 from ..signature import Signature
-from .progress import paired_units, phase
+from .progress import advance, paired_units, phase, phase_of
 from .streaming import Streams
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,8 +69,9 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
     they are read, so an executor must stay open until they are.
 
     ``progress`` (a command's bar, :mod:`bleucli.engine.progress`) is told of the segments scored
-    (``Scoring``: corpus scores, or the statistics of a test) and of the resamples scored by a paired
-    test; sentence scores, produced after this returns, are not counted. No number depends on it.
+    (``Scoring``: corpus scores, the statistics of a test, or sentence scores as they are consumed after
+    this returns), of each metric's confidence interval (``Bootstrap``) and of the resamples scored by a
+    paired test. No number depends on it.
     """
     if options.dask is not None and executor is None:
         raise OptionError("--dask needs the cluster's executor: open it with bleucli.dask.dask_executor")
@@ -87,6 +88,7 @@ def run(options: RunOptions, metrics: Sequence[Metric[Any]], inputs: Inputs,
         else:
             sentences = sentence_scores(metrics[0], inputs.systems[0], inputs.references, inputs.system_names[0],
                                         inputs.reference_names)
+        sentences = phase_of(progress, "Scoring", lambda: input_segments(inputs), sentences)
         return RunResult(mode, signatures, inputs.system_names, sentences=sentences)
     if mode == "corpus":
         with phase(progress, "Scoring", lambda: input_segments(inputs)):
@@ -180,8 +182,9 @@ def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Seque
         resampling.update(by_metric[0][1])
     signatures = [s.with_fields(**resampling) for s in signatures]
     if mode == "ci":
-        intervals = [confidence_interval(metric, per_metric[0], test.resamples, test.seed, nrefs=nrefs)
-                     for metric, per_metric in zip(metrics, rows)]
+        with phase(progress, "Bootstrap", len(metrics)):  # a unit per metric: its interval
+            intervals = [_advanced(confidence_interval(metric, per_metric[0], test.resamples, test.seed,
+                                                       nrefs=nrefs)) for metric, per_metric in zip(metrics, rows)]
         if by_document:
             intervals = [_with_unit(result, scores, resampling) for result, scores in zip(intervals, corpus)]
         return RunResult(mode, signatures, system_names, confidence=intervals)
@@ -195,6 +198,12 @@ def run_on_rows(options: RunOptions, metrics: Sequence[Metric[Any]], rows: Seque
         results = [_with_unit(result, scores, resampling) for result, scores in zip(results, corpus)]
     warn_zero_deltas(results)
     return RunResult(mode, signatures, system_names, paired=results)
+
+
+def _advanced(result: Any) -> Any:
+    """``result``, one unit of the watched phase done (:func:`bleucli.engine.progress.advance`)."""
+    advance(1)
+    return result
 
 
 def warn_zero_deltas(results: Sequence[Any]) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover - the types only: every run imports this module, at no cost
     from contextlib import AbstractContextManager
@@ -57,6 +57,7 @@ class _Slot(threading.local):
 
 
 _current = _Slot()
+T = TypeVar("T")
 
 
 @contextlib.contextmanager
@@ -71,6 +72,19 @@ def phase(reporter: Reporter | None, label: str, length: Length) -> Iterator[Non
             yield
         finally:
             _current.reset(token)
+
+
+def phase_of(reporter: Reporter | None, label: str, length: Length, items: Iterator[T]) -> Iterator[T]:
+    """``items`` (a lazy run, such as ``-sl``'s sentence scores) consumed within :func:`phase`: the bar
+    opens at the first item asked for and is finished when the last is given (or the consumer stops)."""
+    if reporter is None:
+        return items
+    return _in_phase(reporter, label, length, items)
+
+
+def _in_phase(reporter: Reporter, label: str, length: Length, items: Iterator[T]) -> Iterator[T]:
+    with phase(reporter, label, length):
+        yield from items
 
 
 def advance(units: int = 1) -> None:
@@ -134,4 +148,4 @@ def ranking_units(test: str, n_systems: int) -> int:
     return n_systems + (n_systems * (n_systems - 1) if test == "ar" else 0)
 
 
-__all__ = ["advance", "standing_for", "paired_units", "phase", "ranking_units", "unwatch", "watched"]
+__all__ = ["advance", "standing_for", "paired_units", "phase", "phase_of", "ranking_units", "unwatch", "watched"]
