@@ -16,6 +16,7 @@ to fail rather than hang, not to measure speed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -255,8 +256,8 @@ def test_ctrl_c_under_dask_is_130_and_quiet(big: tuple[str, str]) -> None:
     process = _start([ref, "-i", system, "-m", "ter", "-b", "--dask", "local:2"], start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        # the tasks are running: the cluster's processes have spent 6 s of CPU (starting takes about 2 s);
-        # a Ctrl-C while the cluster starts is lost (its worker processes are started with SIGINT ignored)
+        # the tasks are running: the cluster's processes have spent 6 s of CPU (starting takes about 2 s;
+        # a Ctrl-C while it starts: the test above)
         while _cpu_seconds(_children(process.pid)) < 6:
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.1)
@@ -265,6 +266,52 @@ def test_ctrl_c_under_dask_is_130_and_quiet(big: tuple[str, str]) -> None:
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert code == 130, stderr
+    assert _lines(stderr) == ["bleucli: error: interrupted"], stderr
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read()
+    except OSError:
+        return b""
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.dask
+@pytest.mark.slow
+@pytest.mark.parametrize("after", [0.0, 0.4, 0.8, 1.2])
+def test_ctrl_c_while_the_dask_cluster_starts_is_130_and_quiet(big: tuple[str, str], after: float) -> None:
+    """SIGINT is ignored while ``local:2`` starts (its workers inherit that); a sentinel process of the same
+    process group dies of a Ctrl-C then, and the command closes the cluster and exits 130 once it is up."""
+    pytest.importorskip("distributed")
+    ref, system = big
+    process = _start([ref, "-i", system, "-m", "ter", "-b", "--dask", "local:2"], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not any(b"SIG_DFL" in _cmdline(pid) for pid in _children(process.pid)):  # the start began
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(after)
+        os.killpg(process.pid, signal.SIGINT)
+        code, stderr = _finish(process, 60)
+        gone = time.monotonic() + 5
+        while _group_alive(process.pid) and time.monotonic() < gone:
+            time.sleep(0.1)
+        assert not _group_alive(process.pid), "a process of the run outlived it"
+    finally:
+        if process.poll() is None or _group_alive(process.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
     assert code == 130, stderr
     assert _lines(stderr) == ["bleucli: error: interrupted"], stderr

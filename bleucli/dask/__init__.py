@@ -55,18 +55,75 @@ def _quiet_distributed() -> Iterator[None]:
             os.environ["DASK_LOGGING__DISTRIBUTED"] = variable
 
 
+#: The sentinel of a cluster's start: SIGINT at its default (a Ctrl-C ends it, as a signal), it says so
+#: (one byte), then waits for the end of its stdin, which this process closes once the cluster is up (or dies).
+_SENTINEL = "import os, signal; signal.signal(signal.SIGINT, signal.SIG_DFL); os.write(1, b'.'); os.read(0, 1)"
+
+
+class _Interrupted:
+    """Whether a Ctrl-C came while SIGINT was ignored (:func:`_without_sigint`)."""
+
+    came = False
+
+
 @contextmanager
-def _without_sigint() -> Iterator[None]:
+def _without_sigint() -> Iterator[_Interrupted]:
     """SIGINT ignored while ``local:N``'s worker processes are started: they inherit it, so Ctrl-C in a
-    terminal (sent to the whole process group) reaches this process alone, which closes the cluster."""
+    terminal (sent to the whole process group) reaches this process alone, which closes the cluster.
+
+    A Ctrl-C in those seconds is not lost: a sentinel process in the same process group, with SIGINT at
+    its default, dies of it; the ``came`` of what this yields then says so (the caller closes the cluster
+    and raises :class:`KeyboardInterrupt`). The sentinel is ready before SIGINT is ignored here, so no
+    moment is left in which a Ctrl-C reaches neither. (Blocking SIGINT instead is no way: the workers
+    inherit the mask, and one that unblocks it prints a KeyboardInterrupt traceback.)
+    """
+    interrupted = _Interrupted()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield interrupted
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import subprocess
+    import sys
+
     try:
-        yield
+        sentinel = subprocess.Popen([sys.executable, "-S", "-E", "-c", _SENTINEL], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:  # pragma: no cover - no process to spare: a Ctrl-C while starting is lost, as it was
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield interrupted
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        return
+    try:
+        assert sentinel.stdout is not None
+        sentinel.stdout.read(1)  # ready (a Ctrl-C until now is this process's KeyboardInterrupt)
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except BaseException:
+        sentinel.kill()
+        sentinel.wait()
+        raise
+    try:
+        yield interrupted
     finally:
         signal.signal(signal.SIGINT, previous)
+        interrupted.came = _sentinel_died_of_sigint(sentinel)
+
+
+def _sentinel_died_of_sigint(sentinel: Any) -> bool:
+    """End the sentinel (its stdin closed) and tell whether SIGINT had ended it first."""
+    import subprocess
+
+    for pipe in (sentinel.stdin, sentinel.stdout):
+        try:
+            pipe.close()
+        except OSError:  # pragma: no cover - it is gone already
+            pass
+    try:
+        code = sentinel.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process holding its stdin open
+        sentinel.kill()
+        code = sentinel.wait()
+    return bool(code == -signal.SIGINT)
 
 
 def _local_cluster(address: str) -> Any:
@@ -75,9 +132,13 @@ def _local_cluster(address: str) -> Any:
     count = address.split(":", 1)[1]
     if not count.isdigit() or int(count) < 1:
         raise OptionError(f"--dask local:N needs a number of workers >= 1, got '{address}'")
-    with _without_sigint():
-        return LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
-                            dashboard_address=None, host="127.0.0.1")
+    with _without_sigint() as interrupted:
+        cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
+                               dashboard_address=None, host="127.0.0.1")
+    if interrupted.came:  # a Ctrl-C while the cluster started
+        cluster.close()
+        raise KeyboardInterrupt
+    return cluster
 
 
 @contextmanager
