@@ -177,10 +177,10 @@ def filter_segment_scores(metrics: Any, data: Any) -> None:
 
 def _documents(options: RunOptions, data: Any, notices: Any) -> list[str] | None:
     """Each segment's document id for ``--resample-unit document``: ``--docids FILE``, else the test set's."""
-    from ..clikit.documents import document_ids
-
     if options.significance.unit != "document":
         return None
+    from ..clikit.documents import document_ids
+
     documents, _name = document_ids(options, data, notices, options.significance.docids)
     if documents is None and data is None:
         raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "

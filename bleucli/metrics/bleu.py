@@ -21,7 +21,6 @@ from ..statistics import Statistics
 from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score
 from .compiled import StoredReferences, TextReferences, Tokens, compiled_matcher
-from .fast_path import rows_in_chunks, sentence_scores_in_c
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
 
@@ -423,6 +422,8 @@ class BLEU(Metric[BLEURefData]):
         order, lowercase, shortest = self.max_ngram_order, self.lowercase, self._shortest
         # TextReferences (made with the compiled tokenizer) keep the references' text
         texts = ((hyp, info.texts) for hyp, info in self._cached_segments(hypotheses))  # type: ignore[attr-defined]
+        from .fast_path import rows_in_chunks
+
         return rows_in_chunks(texts, lambda hyps, refs: statistics(hyps, refs, tokenizer, order, lowercase, shortest,
                                                                    True))
 
@@ -565,6 +566,8 @@ class BLEU(Metric[BLEURefData]):
         return super().sentence_score(hypothesis, references)  # type: ignore[return-value]
 
     def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
+        from .fast_path import sentence_scores_in_c  # here: a plain run never needs it
+
         compiled = self._sentence_scores_in_c if self._compiled_sentence is not None else None
         return sentence_scores_in_c(compiled, super().sentence_scores, hypotheses, references)
 

@@ -36,7 +36,6 @@ from ..options import CHRF_DEFAULTS
 from ..statistics import Statistics
 from .base import Metric, Score, check_references, reference_segments
 from .compiled import _load, compiled_matcher
-from .fast_path import c_references, rows_in_chunks, sentence_scores_in_c
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -490,6 +489,8 @@ class CHRF(Metric[ChrfRefData]):
     def _text_reference_rows(self, hypotheses: Iterable[str]) -> Iterator[list[Any]]:
         """The rows against the references kept at construction, a chunk at a time in C."""
         statistics, settings = self._compiled_statistics, self._compiled_settings
+        from .fast_path import rows_in_chunks
+
         return rows_in_chunks(self._cached_segments(hypotheses), lambda hyps, refs: statistics(hyps, refs, settings,
                                                                                                 True))
 
@@ -557,7 +558,8 @@ class CHRF(Metric[ChrfRefData]):
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
         # In one C call for a str and a list or tuple of str (anything else: the checks of the base class).
-        if self._compiled_sentences is not None and type(hypothesis) is str and c_references(references):
+        if self._compiled_sentences is not None and type(hypothesis) is str and type(references) in (list, tuple) \
+                and references and all(map(str.__instancecheck__, references)):
             nrefs = self._nrefs = len(references)
             result: CHRFScore = self._compiled_sentences(hypothesis, references, self._compiled_settings, CHRFScore,
                                                          self._score_fields(nrefs))
@@ -565,6 +567,8 @@ class CHRF(Metric[ChrfRefData]):
         return super().sentence_score(hypothesis, references)
 
     def sentence_scores(self, hypotheses: Iterable[str], references: Sequence[str]) -> list[Score]:
+        from .fast_path import sentence_scores_in_c  # here: a plain run never needs it
+
         compiled = self._sentence_scores_in_c if self._compiled_sentences is not None else None
         return sentence_scores_in_c(compiled, super().sentence_scores, hypotheses, references)
 
