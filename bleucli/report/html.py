@@ -39,6 +39,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from .compare import PackedSpans
+
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison, Segment, SystemSegment
 
@@ -727,14 +729,21 @@ def highlight_runs(segment: SystemSegment) -> list[list[Any]]:
     """
     text = segment.hypothesis
     runs: list[list[Any]] = []  # [classes, start, end]; "" for a token left plain, which ends a run
-    for span in segment.spans:
-        classes = (f"m{min(span.order, 4)}" if span.order else "") + (" d" if span.differs else "")
-        classes = classes.strip()
-        if runs and classes and runs[-1][0] == classes and not text[runs[-1][2]:span.start].strip():
-            runs[-1][2] = span.end
+    spans = segment.spans
+    flat = spans.flat if isinstance(spans, PackedSpans) else [v for span in spans for v in span]
+    names = _RUN_CLASSES
+    for at in range(0, len(flat), 4):
+        start, end, order, differs = flat[at], flat[at + 1], flat[at + 2], flat[at + 3]
+        classes = names[min(order, 4) + (5 if differs else 0)]
+        if runs and classes and runs[-1][0] == classes and not text[runs[-1][2]:start].strip():
+            runs[-1][2] = end
         else:
-            runs.append([classes, span.start, span.end])
+            runs.append([classes, start, end])
     return [run for run in runs if run[0]]
+
+
+#: A token's classes by ``order + 5 * differs`` (order at most 4).
+_RUN_CLASSES = ("", "m1", "m2", "m3", "m4", "d", "m1 d", "m2 d", "m3 d", "m4 d")
 
 
 def _runs_code(segment: SystemSegment) -> str:

@@ -275,40 +275,35 @@ def bootstrap_sums(matrices: Sequence[Any], draws: Iterator[Any], n_samples: int
     out = [np.empty((n_samples, m.shape[1]), dtype=np.float32) for m in matrices]
     fast = [i for i, m in enumerate(matrices) if _float32_sums_are_exact(m)]
     slow = [i for i in range(len(matrices)) if i not in fast]
-    # Integer statistics whose worst case (every draw the largest row) could leave float32's exact range,
-    # but whose actual sums rarely do (BLEU's lengths over 200,000 segments): each block's sums come from
-    # an exact float64 product, kept when every sum of absolute values stays within the exact range (then
-    # every partial sum of the literal float32 summation is exact: the same numbers); else summed literally.
-    checked: dict[int, tuple[Any, Any]] = {}
-    for i in slow:
-        if _integral(matrices[i]):
-            exact = np.asarray(matrices[i], dtype=np.float64)
-            checked[i] = (exact, exact if exact.min(initial=0) >= 0 else np.abs(exact))
-    counted: Any = None
     # Exact in float32: every partial sum is an integer below 2**24 (see _float32_sums_are_exact).
     stacked = np.hstack([matrices[i].astype(np.float32) for i in fast]) if fast else None
     edges = np.cumsum([0, *(matrices[i].shape[1] for i in fast)])
     as_f32 = {i: np.asarray(matrices[i], dtype=np.float32) for i in slow}
+    # Integer statistics whose worst case (every draw the largest row) could leave float32's exact range but
+    # whose actual sums rarely do (BLEU's lengths over 200,000 segments): a block's sums come from the float32
+    # product of its counts, kept when every resample's sum of absolute values is below 2**24. Then every
+    # partial sum, in any order, is an exact integer (the literal summation's numbers); a sum that reaches
+    # 2**24 shows as at least 2**24 (rounding is monotonic), and that block is summed literally.
+    checked = {i: (as_f32[i], as_f32[i] if as_f32[i].min(initial=0) >= 0 else np.abs(as_f32[i]))
+               for i in slow if n_seg < _FLOAT32_EXACT and _integral(matrices[i])}
     buffer = None
     start = 0
     for idxs in draws:
         stop = start + idxs.shape[0]
-        if stacked is not None:
+        counts: Any = None
+        if stacked is not None or checked:
             if buffer is None:
                 buffer = np.empty(idxs.shape, dtype=np.float32)
-            sums = _counts_into(buffer, idxs, n_seg) @ stacked
+            counts = _counts_into(buffer, idxs, n_seg)  # how often each segment was drawn: exact in float32
+        if stacked is not None:
+            sums = counts @ stacked
             for j, i in enumerate(fast):
                 out[i][start:stop] = sums[:, edges[j]:edges[j + 1]]
-        counts: Any = None
         for i in slow:
             if i in checked:
-                if counts is None:  # once a block, for every checked matrix
-                    if counted is None:
-                        counted = np.empty(idxs.shape, dtype=np.float64)
-                    counts = _counts_into(counted, idxs, n_seg)
                 exact, magnitude = checked[i]
                 bound = counts @ magnitude
-                if float(bound.max(initial=0)) <= _FLOAT32_EXACT:
+                if float(bound.max(initial=0)) < _FLOAT32_EXACT:
                     out[i][start:stop] = bound if magnitude is exact else counts @ exact
                     continue
             out[i][start:stop] = as_f32[i][idxs].sum(axis=1)
