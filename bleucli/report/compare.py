@@ -825,9 +825,10 @@ def _score_bins(kind: str, scores: Any, n: int, seed: int | None, metric: str) -
 
     n_bins, n_systems = len(SENTENCE_BLEU_CUTOFFS) + 1, len(scores[0])
     bins = np.zeros((len(scores), n_bins * n_systems), dtype=np.int64)
-    for i, per_system in enumerate(scores):
-        for k, value in enumerate(per_system):
-            bins[i, k * n_bins + cutoff_bucket(value, SENTENCE_BLEU_CUTOFFS)] = 1
+    # each value's bin at once: the first cutoff it is below (cutoff_bucket)
+    values = np.asarray(scores, dtype=np.float64).reshape(len(scores), n_systems)
+    which = np.searchsorted(np.asarray(SENTENCE_BLEU_CUTOFFS, dtype=np.float64), values, side="right")
+    bins[np.arange(len(scores))[:, None], np.arange(n_systems) * n_bins + which] = 1
     resampled = _interval_columns(bins, n, seed)
     buckets = []
     for b, label in enumerate(cutoff_labels(SENTENCE_BLEU_CUTOFFS, integers=False)):

@@ -691,6 +691,8 @@ _MORE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-+*/="
 
 
 def _b32(value: int) -> str:
+    if value < 0:
+        raise ValueError(f"the compact table holds no negative number ({value})")
     digits = _LAST[value & 31]
     value >>= 5
     while value:
@@ -705,14 +707,15 @@ _B32 = [_b32(v) for v in range(4096)]
 def _ints(values: Iterable[int]) -> str:
     """Non-negative integers as base-32 digits, each number ending at its lowercase (or decimal) digit."""
     table = _B32
-    return "".join(table[v] if v < 4096 else _b32(v) for v in values)
+    return "".join(table[v] if 0 <= v < 4096 else _b32(v) for v in values)
 
 
 def _gaps(segments: Sequence[int]) -> str:
-    """Ascending segment numbers as the gaps between them (the first from 0), :func:`_ints`."""
+    """Segment numbers, ascending, as the gaps between them (the first from 0), :func:`_ints` (the script
+    makes a set of them: their order does not matter)."""
     previous = 0
     out = []
-    for n in segments:
+    for n in sorted(segments):
         out.append(n - previous)
         previous = n
     return _ints(out)
@@ -812,7 +815,7 @@ def _cell(segment: Segment, name: str, index: int) -> Any:
 def lazy_page_steps(c: Comparison) -> int:
     """How many pieces :func:`comparison_page_pieces` yields for a lazy page (a progress bar's length)."""
     chunks = -(-len(c.segments) // _CHUNK)
-    return 6 + len(_table_columns(c)) * (chunks + 2)
+    return 7 + len(_table_columns(c)) * (chunks + 2)
 
 
 def _table_pieces(c: Comparison) -> Iterator[str]:

@@ -256,10 +256,15 @@ def _counts_into(buffer: Any, idxs: Any, n_seg: int) -> Any:
     """Row r: how often each segment was drawn in resample r, written into ``buffer``."""
     np = _numpy()
     rows = idxs.shape[0]
-    offsets = (np.arange(rows, dtype=np.int64) * n_seg)[:, None]
-    counts = np.bincount((idxs + offsets).ravel(), minlength=rows * n_seg).reshape(rows, n_seg)
     view = buffer[:rows]
-    np.copyto(view, counts, casting="unsafe")
+    # a few rows at a time: the temporaries stay within _BLOCK_ELEMENTS (a block of 64 resamples of 200,000
+    # segments is 100 MB of draws; counting all its rows at once took twice that again)
+    step = max(1, min(rows, _BLOCK_ELEMENTS // max(1, n_seg)))
+    for first in range(0, rows, step):
+        part = idxs[first:first + step]
+        offsets = (np.arange(part.shape[0], dtype=np.int64) * n_seg)[:, None]
+        counts = np.bincount((part + offsets).ravel(), minlength=part.shape[0] * n_seg)
+        np.copyto(view[first:first + part.shape[0]], counts.reshape(part.shape[0], n_seg), casting="unsafe")
     return view
 
 
