@@ -561,3 +561,22 @@ def test_a_large_page_sorts_filters_and_picks_over_every_row(browser, table_repo
     opened.evaluate("window.dispatchEvent(new Event('beforeprint'))")
     assert sorted(rendered(opened)) == list(range(301, 401))  # in the order of the delta sort
     context.close()
+
+
+def test_the_scripts_number_format_is_pythons(browser):
+    """The script formats a large page's scores as Python's ``format(x, ".1f")`` does (ties to even, -0)."""
+    import random
+
+    from bleucli.report.html import _JS, _signed
+
+    source = _JS[_JS.index("function fmt(x)"):_JS.index("function tone(")]
+    rng = random.Random(3)
+    values = [0.25, 0.75, 1.25, -0.25, -1.25, 12.25, 99.75, -0.04, -0.05, 0.0, -0.0, 2.45, 5.55, 100.0]
+    values += [k / 4 for k in range(-400, 400)] + [k / 20 for k in range(-400, 400)]
+    values += [rng.uniform(-100, 100) for _ in range(5000)]
+    context = browser.new_context()
+    opened = context.new_page()
+    got = opened.evaluate(f"values => {{ {source}; return [values.map(fmt), values.map(signed)]; }}", values)
+    context.close()
+    assert got[0] == [format(v, ".1f") for v in values]
+    assert got[1] == [_signed(v) for v in values]

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections import Counter
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
@@ -438,12 +438,13 @@ def place_tokens(line: str, tokens: Sequence[str], lowercase: bool) -> list[tupl
     the search runs on a per-character lowercased copy so offsets stay those
     of the displayed line.
     """
+    offsets: Sequence[int]
     if lowercase:
         pieces = [c.lower() for c in line]
         text = "".join(pieces)
         offsets = [i for i, piece in enumerate(pieces) for _ in piece] + [len(line)]
     else:
-        text, offsets = line, list(range(len(line) + 1))
+        text, offsets = line, range(len(line) + 1)
     places: list[tuple[int, int] | None] = []
     cursor = 0
     for token in tokens:
@@ -512,7 +513,10 @@ def _highlight_flat(metric: BLEU, tokens: list[str], hypothesis: str, ref_tokens
     """:func:`_highlight` with the spans flat (``start, end, order, differs`` a token): no object a token."""
     counted = counted_ngrams(tokens, ref_tokens, metric.max_ngram_order, limits)
     orders = longest_orders(len(tokens), counted)
-    available = Counter(other_tokens) if other_tokens is not None else None
+    available: dict[str, int] | None = None
+    if other_tokens is not None:  # Counter's own counting, without its Python-level set-up for each output
+        available = {}
+        _count_elements(available, other_tokens)
     flat: list[int] = []
     unplaced = 0
     for token, order, place in zip(tokens, orders, place_tokens(hypothesis, tokens, metric.lowercase)):

@@ -9,10 +9,11 @@ function fromHtml(html){var t=document.createElement("template");t.innerHTML="<t
 var held=document.getElementById("rows-src"),rows,T=data.table;
 var ESC={"&":"&amp;","<":"&lt;",">":"&gt;","\"":"&quot;","'":"&#x27;"};
 function esc(s){return s.replace(/[&<>"']/g,function(c){return ESC[c];});}
-/* Python's format(x, ".Nf"): toFixed, except at an exact tie, which Python rounds to even (only x.25 and x.75
- are ties at one decimal, and only x.25 rounds differently) */
+/* Python's format(x, ".1f"): toFixed, except at an exact tie, which Python rounds to even (only x.25 and x.75
+ are ties at one decimal, and only x.25 rounds differently), and -0 */
 function fmt(x){var s=x.toFixed(1),q=Math.abs(x)*4;
- if(Number.isInteger(q)&&q%4===1)s=(x<0?"-":"")+(Math.floor(Math.abs(x)*10)/10).toFixed(1);return s;}
+ if(Number.isInteger(q)&&q%4===1)s=(x<0?"-":"")+(Math.floor(Math.abs(x)*10)/10).toFixed(1);
+ return x===0&&1/x<0?"-"+s:s;}
 function signed(x){var s=fmt(x);return parseFloat(s)===0?fmt(0):(x>0?"+":"")+s;}
 function tone(x,lower){if(lower)x=-x;return x>0?"pos":x<0?"neg":"";}
 var DIGIT={},i;

@@ -75,19 +75,6 @@ def embedded_json(value: Any) -> str:
     return text
 
 
-def _embedded_json_pieces(value: dict[str, Any], streamed: str, items: Iterable[str]) -> Iterator[str]:
-    """:func:`embedded_json` of ``value`` with ``value[streamed] = list(items)``, in pieces, the list never held.
-
-    The escapes are per character, so escaping piece by piece gives the same text as escaping the whole.
-    """
-    marker = "\x00streamed\x00"
-    head, tail = embedded_json({**value, streamed: marker}).split(json.dumps(marker), 1)
-    yield head + "["
-    for i, item in enumerate(items):
-        yield ("," if i else "") + embedded_json(item)
-    yield "]" + tail
-
-
 def _num(value: float, digits: int = 1) -> str:
     return f"{value:.{digits}f}"
 
