@@ -951,24 +951,27 @@ def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[Ng
             found.update(grams(k, i))
         return found
 
-    def where(wanted: set[tuple[str, ...]], systems: tuple[int, int]) -> dict[tuple[str, ...], list[int]]:
-        places: dict[tuple[str, ...], list[int]] = {g: [] for g in wanted}
-        for i in range(len(segments)):
-            seen = {g for k in systems for g in grams(k, i) if g in places}
-            for gram in seen:
-                places[gram].append(i + 1)
-        return places
-
     baseline = counts(0)
-    out = []
+    lists = []
     for k in range(1, len(tokens.systems)):
         candidate = counts(k)
         diffs = [(candidate[g] - baseline[g], g) for g in set(candidate) | set(baseline)]
         better = sorted((d for d in diffs if d[0] > 0), key=lambda d: (-d[0], d[1]))[:NGRAM_LIST_LENGTH]
         worse = sorted((d for d in diffs if d[0] < 0), key=lambda d: (d[0], d[1]))[:NGRAM_LIST_LENGTH]
-        places = where({g for _, g in better + worse}, (0, k))
-        listed = [tuple(NgramDifference(" ".join(g), len(g), (baseline[g], candidate[g]), tuple(places[g]))
-                        for _, g in chosen) for chosen in (better, worse)]
+        lists.append((k, [[(g, (baseline[g], candidate[g])) for _, g in chosen] for chosen in (better, worse)]))
+    # where each system has each listed n-gram counted: one pass over every system's segments for all the
+    # lists (each candidate's list is shown with the segments where it or the baseline has the n-gram)
+    wanted = {g for _, chosen in lists for side in chosen for g, _ in side}
+    places: list[dict[tuple[str, ...], array[int]]] = [{} for _ in tokens.systems]
+    for k, found in enumerate(places):
+        for i in range(len(segments)):
+            for gram in {g for g in grams(k, i) if g in wanted}:
+                found.setdefault(gram, array("i")).append(i + 1)
+    out = []
+    for k, chosen in lists:
+        listed = [tuple(NgramDifference(" ".join(g), len(g), pair,
+                                        tuple(sorted({*places[0].get(g, ()), *places[k].get(g, ())})))
+                        for g, pair in side) for side in chosen]
         out.append(NgramComparison(k, listed[0], listed[1]))
     return tuple(out)
 

@@ -113,13 +113,16 @@ def highlighted(segment: SystemSegment) -> str:
     """
     text = segment.hypothesis
     runs = highlight_runs(segment)
+    # most lines have nothing to escape: their pieces are then taken as they are (a million calls fewer
+    # in a 16-system report)
+    esc = escape if any(char in text for char in "&<>\"'") else str
     parts = []
     cursor = 0
     for classes, start, end in runs:
-        parts.append(escape(text[cursor:start]))
-        parts.append(f'<span class="{classes}">{escape(text[start:end])}</span>')
+        parts.append(esc(text[cursor:start]))
+        parts.append(f'<span class="{classes}">{esc(text[start:end])}</span>')
         cursor = end
-    parts.append(escape(text[cursor:]))
+    parts.append(esc(text[cursor:]))
     return "".join(parts)
 
 
