@@ -67,11 +67,16 @@ _IN_PAGE = """async () => {
 }"""
 
 
-def generate(command: list[str], repeat: int) -> dict[str, float]:
+def generate(command: list[str], repeat: int, cwd: Path = REPO) -> dict[str, float]:
+    """Median wall and CPU, largest peak RSS of ``repeat`` runs of ``command`` from ``cwd``.
+
+    ``python -m`` puts its working directory first on ``sys.path``: a checkout measured through
+    ``PYTHONPATH`` must be the working directory too, or the code of ``cwd`` runs instead.
+    """
     runs = []
     for _ in range(repeat):
         result = subprocess.run([sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True,
-                                check=True, cwd=REPO)
+                                check=True, cwd=cwd)
         runs.append(json.loads(result.stdout))
     return {"wall": statistics.median(r["wall"] for r in runs), "cpu": statistics.median(r["cpu"] for r in runs),
             "rss_mb": max(r["rss_kb"] for r in runs) / 1024}
@@ -133,7 +138,7 @@ def scale(sizes: list[int], before: str | None) -> None:
                 html = out / f"{label}.html"
                 command = ["env", f"PYTHONPATH={os.path.abspath(path)}", sys.executable, "-m", "bleucli", "compare",
                            str(ref), "-i", str(a), str(b), "--source", str(src), "--html", str(html), "-q"]
-                figures = generate(command, 1)
+                figures = generate(command, 1, cwd=Path(path).resolve())
                 print(f"| {size:,} segments | {label} | {figures['wall']:.0f} s | {figures['cpu']:.0f} s | "
                       f"{figures['rss_mb']:,.0f} MB | {html.stat().st_size / 1e6:.0f} MB |", flush=True)
                 html.unlink()

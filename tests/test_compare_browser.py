@@ -471,3 +471,112 @@ def test_a_ter_improvement_is_styled_as_an_improvement(browser, tmp_path):
     first = opened.locator("#sentences tbody tr").first.locator("td")
     assert first.last.evaluate(colour) == improvement
     context.close()
+
+
+# -- a large page: the rows made by the script from the page data's compact table --------------------------
+TABLE_SEGMENTS = 2000
+STRANGE = ["</script><b>x</b> & 'q' \"dq\"", "emoji 😀 then words 😀😀 end &amp;", "  spaced   out  ", "",
+           "tab\tand\u2028separator"]
+
+
+@pytest.fixture(scope="module")
+def table_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object, list[str]]:
+    """2,000 segments: wmt22-en-de and strange lines (markup, astral characters, entities, empty), with a
+    source, documents, two references and BLEU, chrF and TER, above a lowered lazy threshold: every row is
+    made by the script from the compact table. Returns the page, the comparison and each row's HTML as the
+    generator writes it for a small page."""
+    from bleucli.options import RunOptions
+    from bleucli.report.compare import compare
+    from bleucli.report.html import _sentence_row, comparison_page
+    from datasets import DATA, read
+
+    folder = DATA / "wmt22-en-de"
+    n = TABLE_SEGMENTS - len(STRANGE)
+    refs = [list(read(folder / "ref.de.gz")[:n]) + STRANGE, list(read(folder / "ref2.de.gz")[:n])
+            + list(reversed(STRANGE))]
+    systems = [list(read(folder / "sys" / f"{name}.de.gz")[:n]) + STRANGE[::2] + STRANGE[1::2]
+               for name in ("Online-A", "Online-B")]
+    source = list(read(folder / "sys" / "Online-W.de.gz")[:n]) + STRANGE  # any text stands for a source
+    documents = [f"doc <{i // 100}>" for i in range(TABLE_SEGMENTS)]
+    options = RunOptions()
+    options = options._replace(metrics=options.metrics._replace(requested=("bleu", "chrf", "ter")))
+    result = compare(options, ["Online-A", "Online-B"], systems, ["ref", "ref2"], refs, source=source,
+                     documents=documents)
+    path = tmp_path_factory.mktemp("table") / "table.html"
+    path.write_text(comparison_page(result, lazy_above=1500), encoding="utf-8")
+    return path, result, [_sentence_row(result, segment) for segment in result.segments]
+
+
+def test_a_large_page_makes_each_row_exactly_as_the_generator_writes_it(browser, table_report):
+    from bleucli.report.html import highlight_runs
+
+    path, result, rows = table_report
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    messages = []
+    opened.on("pageerror", lambda error: messages.append(str(error)))
+    opened.goto(path.as_uri())
+    page = path.read_text(encoding="utf-8")
+    assert '<tbody></tbody></table></section>' in page and '"table":{' in page  # every row comes from the table
+    opened.evaluate("window.dispatchEvent(new Event('beforeprint'))")  # every row in the DOM
+    differing = opened.evaluate("""rows => {
+        const made = document.querySelectorAll('#sentences tbody tr'), bad = [];
+        const tpl = document.createElement('template');
+        rows.forEach((html, i) => {
+            tpl.innerHTML = '<table><tbody>' + html + '</tbody></table>';
+            const want = tpl.content.querySelector('tr');
+            if (!made[i] || made[i].outerHTML !== want.outerHTML) bad.push(i + 1);
+        });
+        return [made.length, bad.slice(0, 5)]; }""", rows)
+    assert messages == []
+    assert differing == [TABLE_SEGMENTS, []]
+    # the highlighting of the astral line: the marked characters are the tokens BLEU counted
+    strange = result.segments[TABLE_SEGMENTS - 4]
+    marked = opened.eval_on_selector_all(f"#s{strange.number} td.out:nth-of-type(1) span.t span",
+                                         "spans => spans.map(s => s.textContent)")
+    assert marked == [strange.systems[0].hypothesis[a:b] for _, a, b in highlight_runs(strange.systems[0])]
+    context.close()
+
+
+def test_a_large_page_sorts_filters_and_picks_over_every_row(browser, table_report):
+    path, result, _ = table_report
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    opened.goto(path.as_uri())
+    segments = result.segments
+    delta = {s.number: s.systems[1].sentence_bleu - s.systems[0].sentence_bleu for s in segments}
+    opened.click("button[data-key=d1]")
+    order = sorted(delta, key=lambda n: (-delta[n], n))
+    shown = rendered(opened)
+    assert shown == order[:len(shown)] and 100 <= len(shown) < TABLE_SEGMENTS
+    opened.get_by_label("delta sign").select_option("better")
+    expected = [n for n in order if delta[n] > 0]
+    assert opened.text_content("#f-count") == f"{len(expected)} of {TABLE_SEGMENTS} sentences shown"
+    opened.click("#f-clear")
+    opened.get_by_label("text contains").fill("😀😀")
+    assert opened.text_content("#f-count").startswith("2 of ")
+    opened.click("#f-clear")
+    # a document pick (its segments travel as gaps in base 32)
+    opened.click("section[aria-labelledby=h-documents] table button.pick[title='the segments of document doc <3>']")
+    opened.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert sorted(rendered(opened)) == list(range(301, 401))  # in the order of the delta sort
+    context.close()
+
+
+def test_the_scripts_number_format_is_pythons(browser):
+    """The script formats a large page's scores as Python's ``format(x, ".1f")`` does (ties to even, -0)."""
+    import random
+
+    from bleucli.report.html import _JS, _signed
+
+    source = _JS[_JS.index("function fmt(x)"):_JS.index("function tone(")]
+    rng = random.Random(3)
+    values = [0.25, 0.75, 1.25, -0.25, -1.25, 12.25, 99.75, -0.04, -0.05, 0.0, -0.0, 2.45, 5.55, 100.0]
+    values += [k / 4 for k in range(-400, 400)] + [k / 20 for k in range(-400, 400)]
+    values += [rng.uniform(-100, 100) for _ in range(5000)]
+    context = browser.new_context()
+    opened = context.new_page()
+    got = opened.evaluate(f"values => {{ {source}; return [values.map(fmt), values.map(signed)]; }}", values)
+    context.close()
+    assert got[0] == [format(v, ".1f") for v in values]
+    assert got[1] == [_signed(v) for v in values]

@@ -119,12 +119,12 @@ def _compare(flags: dict[str, Any]) -> int:
         outputs = [("markdown", "-")]
     for fmt, path in outputs:
         if fmt == "html":  # written as it is made: a page of 200,000 sentences is never held whole
-            from .html import LAZY_ROWS, comparison_page_pieces
+            from .html import LAZY_ROWS, comparison_page_pieces, lazy_page_steps
 
             if len(result.segments) <= LAZY_ROWS:  # a few pieces, written in a moment
                 _write_pieces(path, comparison_page_pieces(result))
                 continue
-            with progress(f"Writing {os.path.basename(path)}", len(result.segments) + 4) as advance:
+            with progress(f"Writing {os.path.basename(path)}", lazy_page_steps(result)) as advance:
                 _write_pieces(path, _advancing(comparison_page_pieces(result), advance))
         else:
             _write(path, render.comparison(result, fmt))

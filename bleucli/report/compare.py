@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections import Counter
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
@@ -112,6 +112,19 @@ class PackedSpans(Sequence[TokenSpan]):
         self._packed = array("q")
         for start, end, order, differs in spans:
             self._packed.extend((start, end, order, 1 if differs else 0))
+
+    @classmethod
+    def from_flat(cls, flat: list[int], length: int) -> PackedSpans:
+        """Spans already flat (``start, end, order, differs`` a token) on a line of ``length`` characters:
+        4-byte integers when the offsets fit (every real line), half the memory of 8."""
+        packed = cls.__new__(cls)
+        packed._packed = array("i" if length < 2**31 else "q", flat)
+        return packed
+
+    @property
+    def flat(self) -> array[int]:
+        """The packed integers, four a token (read, never changed)."""
+        return self._packed
 
     def __len__(self) -> int:
         return len(self._packed) // 4
@@ -371,11 +384,13 @@ def counted_ngrams(hypothesis: Sequence[str], references: Sequence[Sequence[str]
         used: dict[tuple[str, ...], int] = {}  # counted so far, per n-gram (no copy of the limits)
         starts = []
         present = []
+        # every n-gram of the hypothesis at once (zip of shifted lists: the tuples made at C speed)
+        grams = list(zip(*(hypothesis[j:] for j in range(n)))) if candidates else []
         last = len(hypothesis) - n
         for i in candidates:
             if i > last:
                 break
-            gram = tuple(hypothesis[i:i + n])
+            gram = grams[i]
             most = limit.get(gram, 0)
             if most:
                 present.append(i)
@@ -423,12 +438,13 @@ def place_tokens(line: str, tokens: Sequence[str], lowercase: bool) -> list[tupl
     the search runs on a per-character lowercased copy so offsets stay those
     of the displayed line.
     """
+    offsets: Sequence[int]
     if lowercase:
         pieces = [c.lower() for c in line]
         text = "".join(pieces)
         offsets = [i for i, piece in enumerate(pieces) for _ in piece] + [len(line)]
     else:
-        text, offsets = line, list(range(len(line) + 1))
+        text, offsets = line, range(len(line) + 1)
     places: list[tuple[int, int] | None] = []
     cursor = 0
     for token in tokens:
@@ -485,13 +501,26 @@ def highlight(metric: BLEU, hypothesis: str, references: Sequence[str], other: s
 def _highlight(metric: BLEU, tokens: list[str], hypothesis: str, ref_tokens: Sequence[Sequence[str]],
                other_tokens: Sequence[str] | None,
                limits: Sequence[Counter[tuple[str, ...]]] | None = None) -> Highlight:
+    counted, flat, unplaced = _highlight_flat(metric, tokens, hypothesis, ref_tokens, other_tokens, limits)
+    spans = tuple(TokenSpan(flat[i], flat[i + 1], flat[i + 2], bool(flat[i + 3])) for i in range(0, len(flat), 4))
+    return (tuple(len(s) for s in counted), tuple(tuple(s) for s in counted), spans, unplaced)
+
+
+def _highlight_flat(metric: BLEU, tokens: list[str], hypothesis: str, ref_tokens: Sequence[Sequence[str]],
+                    other_tokens: Sequence[str] | None,
+                    limits: Sequence[Counter[tuple[str, ...]]] | None = None,
+                    ) -> tuple[list[list[int]], list[int], int]:
+    """:func:`_highlight` with the spans flat (``start, end, order, differs`` a token): no object a token."""
     counted = counted_ngrams(tokens, ref_tokens, metric.max_ngram_order, limits)
     orders = longest_orders(len(tokens), counted)
-    available = Counter(other_tokens) if other_tokens is not None else None
-    spans = []
+    available: dict[str, int] | None = None
+    if other_tokens is not None:  # Counter's own counting, without its Python-level set-up for each output
+        available = {}
+        _count_elements(available, other_tokens)
+    flat: list[int] = []
     unplaced = 0
     for token, order, place in zip(tokens, orders, place_tokens(hypothesis, tokens, metric.lowercase)):
-        differs = False
+        differs = 0
         if available is not None:
             left = available.get(token, 0)
             differs = left <= 0
@@ -499,8 +528,8 @@ def _highlight(metric: BLEU, tokens: list[str], hypothesis: str, ref_tokens: Seq
         if place is None:
             unplaced += 1
             continue
-        spans.append(TokenSpan(place[0], place[1], order, differs))
-    return (tuple(len(s) for s in counted), tuple(tuple(s) for s in counted), tuple(spans), unplaced)
+        flat += (place[0], place[1], order, differs)
+    return counted, flat, unplaced
 
 
 # -- the comparison ---------------------------------------------------------------------------
@@ -694,6 +723,7 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
               source: Sequence[str] | None, documents: Sequence[str] | None, nrefs: int,
               other_scores: Sequence[Any] = (), progress: Callable[[int], None] | None = None) -> tuple[Segment, ...]:
     out = []
+    other_lists = [matrix.tolist() for matrix in other_scores]  # Python floats, read a segment at a time
     for i, refs in enumerate(zip(*references)):
         if progress is not None and i and not i % 1000:
             progress(1000)
@@ -701,15 +731,16 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
         limits = reference_limits(ref_tokens, metric.max_ngram_order)
         entries = []
         for k, system in enumerate(systems):
-            row = tuple(int(v) for v in rows[k][i])
+            row = tuple(map(int, rows[k][i]))
             score = metric.score_from_statistics(row, nrefs)
             other = tokens.systems[1 if k == 0 else 0][i]
-            matches, counted, spans, unplaced = _highlight(metric, tokens.systems[k][i], system[i], ref_tokens, other,
-                                                           limits)
+            found, flat, unplaced = _highlight_flat(metric, tokens.systems[k][i], system[i], ref_tokens, other,
+                                                    limits)
+            counted = tuple(tuple(starts) for starts in found)
             tokens.counted[k].append(counted)
-            entries.append(SystemSegment(system[i], row, score.score, score.bp, matches, counted, PackedSpans(spans),
-                                         unplaced,
-                                         tuple(float(matrix[k, i]) for matrix in other_scores)))
+            entries.append(SystemSegment(system[i], row, score.score, score.bp, tuple(len(s) for s in found), counted,
+                                         PackedSpans.from_flat(flat, len(system[i])), unplaced,
+                                         tuple(matrix[k][i] for matrix in other_lists)))
         out.append(Segment(i + 1, tuple(refs), tuple(entries), source[i] if source is not None else None,
                            documents[i] if documents is not None else None))
     return tuple(out)
@@ -798,9 +829,10 @@ def _score_bins(kind: str, scores: Any, n: int, seed: int | None, metric: str) -
 
     n_bins, n_systems = len(SENTENCE_BLEU_CUTOFFS) + 1, len(scores[0])
     bins = np.zeros((len(scores), n_bins * n_systems), dtype=np.int64)
-    for i, per_system in enumerate(scores):
-        for k, value in enumerate(per_system):
-            bins[i, k * n_bins + cutoff_bucket(value, SENTENCE_BLEU_CUTOFFS)] = 1
+    # each value's bin at once: the first cutoff it is below (cutoff_bucket)
+    values = np.asarray(scores, dtype=np.float64).reshape(len(scores), n_systems)
+    which = np.searchsorted(np.asarray(SENTENCE_BLEU_CUTOFFS, dtype=np.float64), values, side="right")
+    bins[np.arange(len(scores))[:, None], np.arange(n_systems) * n_bins + which] = 1
     resampled = _interval_columns(bins, n, seed)
     buckets = []
     for b, label in enumerate(cutoff_labels(SENTENCE_BLEU_CUTOFFS, integers=False)):
@@ -919,24 +951,27 @@ def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[Ng
             found.update(grams(k, i))
         return found
 
-    def where(wanted: set[tuple[str, ...]], systems: tuple[int, int]) -> dict[tuple[str, ...], list[int]]:
-        places: dict[tuple[str, ...], list[int]] = {g: [] for g in wanted}
-        for i in range(len(segments)):
-            seen = {g for k in systems for g in grams(k, i) if g in places}
-            for gram in seen:
-                places[gram].append(i + 1)
-        return places
-
     baseline = counts(0)
-    out = []
+    lists = []
     for k in range(1, len(tokens.systems)):
         candidate = counts(k)
         diffs = [(candidate[g] - baseline[g], g) for g in set(candidate) | set(baseline)]
         better = sorted((d for d in diffs if d[0] > 0), key=lambda d: (-d[0], d[1]))[:NGRAM_LIST_LENGTH]
         worse = sorted((d for d in diffs if d[0] < 0), key=lambda d: (d[0], d[1]))[:NGRAM_LIST_LENGTH]
-        places = where({g for _, g in better + worse}, (0, k))
-        listed = [tuple(NgramDifference(" ".join(g), len(g), (baseline[g], candidate[g]), tuple(places[g]))
-                        for _, g in chosen) for chosen in (better, worse)]
+        lists.append((k, [[(g, (baseline[g], candidate[g])) for _, g in chosen] for chosen in (better, worse)]))
+    # where each system has each listed n-gram counted: one pass over every system's segments for all the
+    # lists (each candidate's list is shown with the segments where it or the baseline has the n-gram)
+    wanted = {g for _, chosen in lists for side in chosen for g, _ in side}
+    places: list[dict[tuple[str, ...], array[int]]] = [{} for _ in tokens.systems]
+    for k, found in enumerate(places):
+        for i in range(len(segments)):
+            for gram in {g for g in grams(k, i) if g in wanted}:
+                found.setdefault(gram, array("i")).append(i + 1)
+    out = []
+    for k, chosen in lists:
+        listed = [tuple(NgramDifference(" ".join(g), len(g), pair,
+                                        tuple(sorted({*places[0].get(g, ()), *places[k].get(g, ())})))
+                        for g, pair in side) for side in chosen]
         out.append(NgramComparison(k, listed[0], listed[1]))
     return tuple(out)
 

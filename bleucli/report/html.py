@@ -35,9 +35,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
+
+from .compare import PackedSpans
 
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison, Segment, SystemSegment
@@ -71,19 +73,6 @@ def embedded_json(value: Any) -> str:
                        ("\u2029", "\\u2029")):
         text = text.replace(char, code)
     return text
-
-
-def _embedded_json_pieces(value: dict[str, Any], streamed: str, items: Iterable[str]) -> Iterator[str]:
-    """:func:`embedded_json` of ``value`` with ``value[streamed] = list(items)``, in pieces, the list never held.
-
-    The escapes are per character, so escaping piece by piece gives the same text as escaping the whole.
-    """
-    marker = "\x00streamed\x00"
-    head, tail = embedded_json({**value, streamed: marker}).split(json.dumps(marker), 1)
-    yield head + "["
-    for i, item in enumerate(items):
-        yield ("," if i else "") + embedded_json(item)
-    yield "]" + tail
 
 
 def _num(value: float, digits: int = 1) -> str:
@@ -123,23 +112,17 @@ def highlighted(segment: SystemSegment) -> str:
     report has 30% fewer nodes (755,000 -> 527,000 with every row in the DOM) and 20% fewer bytes.
     """
     text = segment.hypothesis
-    runs: list[list[Any]] = []  # [classes, start, end]; "" for a token left plain, which ends a run
-    for span in segment.spans:
-        classes = (f"m{min(span.order, 4)}" if span.order else "") + (" d" if span.differs else "")
-        classes = classes.strip()
-        if runs and classes and runs[-1][0] == classes and not text[runs[-1][2]:span.start].strip():
-            runs[-1][2] = span.end
-        else:
-            runs.append([classes, span.start, span.end])
+    runs = highlight_runs(segment)
+    # most lines have nothing to escape: their pieces are then taken as they are (a million calls fewer
+    # in a 16-system report)
+    esc = escape if any(char in text for char in "&<>\"'") else str
     parts = []
     cursor = 0
     for classes, start, end in runs:
-        if not classes:
-            continue
-        parts.append(escape(text[cursor:start]))
-        parts.append(f'<span class="{classes}">{escape(text[start:end])}</span>')
+        parts.append(esc(text[cursor:start]))
+        parts.append(f'<span class="{classes}">{esc(text[start:end])}</span>')
         cursor = end
-    parts.append(escape(text[cursor:]))
+    parts.append(esc(text[cursor:]))
     return "".join(parts)
 
 
@@ -672,8 +655,8 @@ def _sentences(c: Comparison, lazy: bool) -> str:
 
 def _data(c: Comparison, picks: _Picks, lazy: bool) -> Iterator[str]:
     """What the script needs, as pieces of its JSON: names, sentence BLEU per segment and system, what each
-    pick selects, and for a lazy page the rows' HTML (escaped here, like every row), inserted as the reader
-    scrolls. The rows are made and written one at a time, never held together."""
+    pick selects, and for a lazy page the compact table its rows are made from (:func:`_table_pieces`), a
+    column at a time, each column written as it is made."""
     data: dict[str, Any] = {
         "systems": list(c.systems),
         "bleu": [[entry.sentence_bleu for entry in segment.systems] for segment in c.segments],
@@ -682,7 +665,164 @@ def _data(c: Comparison, picks: _Picks, lazy: bool) -> Iterator[str]:
     if not lazy:
         yield embedded_json(data)
         return
-    yield from _embedded_json_pieces(data, "rows", (_sentence_row(c, segment) for segment in c.segments))
+    # a lazy page's picks name their segments as gaps in base 32 (a million segment numbers take a tenth of
+    # the bytes); the script reads either form
+    data["picks"] = [{**{k: v for k, v in item.items() if k != "segments"}, "seg": _gaps(item["segments"])}
+                     if "segments" in item else item for item in picks.items]
+    head, tail = embedded_json({**data, "table": 0}).rsplit('"table":0', 1)
+    yield head + '"table":{'
+    yield from _table_pieces(c)
+    yield "}" + tail
+
+
+#: Base-32 digits: the last digit of a number, and the ones before it (no character JSON or HTML escapes).
+_LAST = "0123456789abcdefghijklmnopqrstuv"
+_MORE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-+*/="
+
+
+def _b32(value: int) -> str:
+    if value < 0:
+        raise ValueError(f"the compact table holds no negative number ({value})")
+    digits = _LAST[value & 31]
+    value >>= 5
+    while value:
+        digits = _MORE[value & 31] + digits
+        value >>= 5
+    return digits
+
+
+_B32 = [_b32(v) for v in range(4096)]
+
+
+def _ints(values: Iterable[int]) -> str:
+    """Non-negative integers as base-32 digits, each number ending at its lowercase (or decimal) digit."""
+    table = _B32
+    return "".join(table[v] if 0 <= v < 4096 else _b32(v) for v in values)
+
+
+def _gaps(segments: Sequence[int]) -> str:
+    """Segment numbers, ascending, as the gaps between them (the first from 0), :func:`_ints` (the script
+    makes a set of them: their order does not matter)."""
+    previous = 0
+    out = []
+    for n in sorted(segments):
+        out.append(n - previous)
+        previous = n
+    return _ints(out)
+
+
+#: The highlighting classes of a run, by their code in the compact table (the script has the same list).
+_CLASSES = {"m1": 0, "m2": 1, "m3": 2, "m4": 3, "d": 4, "m1 d": 5, "m2 d": 6, "m3 d": 7, "m4 d": 8}
+
+
+def highlight_runs(segment: SystemSegment) -> list[list[Any]]:
+    """The highlighted runs of :func:`highlighted`: ``[classes, start, end]`` (code points), plain text between.
+
+    Neighbouring tokens of the same classes, apart only by whitespace, make one run; a plain token ends one.
+    """
+    text = segment.hypothesis
+    runs: list[list[Any]] = []  # [classes, start, end]; "" for a token left plain, which ends a run
+    spans = segment.spans
+    flat = spans.flat if isinstance(spans, PackedSpans) else [v for span in spans for v in span]
+    names = _RUN_CLASSES
+    for at in range(0, len(flat), 4):
+        start, end, order, differs = flat[at], flat[at + 1], flat[at + 2], flat[at + 3]
+        classes = names[min(order, 4) + (5 if differs else 0)]
+        if runs and classes and runs[-1][0] == classes and not text[runs[-1][2]:start].strip():
+            runs[-1][2] = end
+        else:
+            runs.append([classes, start, end])
+    return [run for run in runs if run[0]]
+
+
+#: A token's classes by ``order + 5 * differs`` (order at most 4).
+_RUN_CLASSES = ("", "m1", "m2", "m3", "m4", "d", "m1 d", "m2 d", "m3 d", "m4 d")
+
+
+def _runs_code(segment: SystemSegment) -> str:
+    """:func:`highlight_runs` for the script: per run, ``9 * gap + class`` and its length, in UTF-16 units
+    (what a JavaScript string counts) from the end of the run before."""
+    runs = highlight_runs(segment)
+    text = segment.hypothesis
+    if text and max(text) > "\uffff":  # astral characters are two units in JavaScript
+        units = [0]
+        for char in text:
+            units.append(units[-1] + (2 if char > "\uffff" else 1))
+        runs = [[classes, units[start], units[end]] for classes, start, end in runs]
+    values = []
+    cursor = 0
+    classes_code = _CLASSES
+    for classes, start, end in runs:
+        values.append(9 * (start - cursor) + classes_code[classes])
+        values.append(end - start)
+        cursor = end
+    return _ints(values)
+
+
+def _numbers_code(segment: SystemSegment) -> str:
+    """:func:`_numbers` for the script: hyp and ref length, BP's three decimals as an integer, unplaced tokens,
+    the matches per order, and each order's total less ``max(0, hyp - n + 1)`` (0 for BLEU's own totals)."""
+    hyp_len, ref_len = segment.statistics[0], segment.statistics[1]
+    totals = [t - max(0, hyp_len - n) for n, t in enumerate(segment.totals)]
+    if min(totals, default=0) < 0:  # cannot happen for BLEU's rows; the table has no sign
+        raise ValueError("an n-gram total below the hypothesis's n-gram count")
+    return _ints([hyp_len, ref_len, int(f"{segment.bp:.3f}".replace(".", "")), segment.unplaced,
+                  *segment.matches, *totals])
+
+
+#: Segments a piece of a lazy page's table holds (a progress step each).
+_CHUNK = 2000
+
+
+def _table_columns(c: Comparison) -> list[tuple[str, int]]:
+    """The compact table's columns: ``(name, index)``; a name with indices 0, 1... is an array of columns (one
+    per reference, system or metric), -1 a single column."""
+    first = c.segments[0]
+    columns = [("doc", -1)] if first.document is not None else []
+    columns += [("src", -1)] if first.source is not None else []
+    columns += [("ref", r) for r in range(len(first.references))]
+    for name in ("hyp", "hl", "num"):
+        columns += [(name, k) for k in range(len(c.systems))]
+    columns += [("scores", m) for m in range(len(c.sentence_metrics))]
+    return columns
+
+
+def _cell(segment: Segment, name: str, index: int) -> Any:
+    """One segment's value in a column of the compact table."""
+    if name == "hl":
+        return _runs_code(segment.systems[index])
+    if name == "num":
+        return _numbers_code(segment.systems[index])
+    if name == "hyp":
+        return segment.systems[index].hypothesis
+    if name == "ref":
+        return segment.references[index]
+    if name == "scores":
+        return [entry.scores[index] for entry in segment.systems]
+    return (segment.document if name == "doc" else segment.source) or ""
+
+
+def lazy_page_steps(c: Comparison) -> int:
+    """How many pieces :func:`comparison_page_pieces` yields for a lazy page (a progress bar's length)."""
+    chunks = -(-len(c.segments) // _CHUNK)
+    return 7 + len(_table_columns(c)) * (chunks + 2)
+
+
+def _table_pieces(c: Comparison) -> Iterator[str]:
+    """The lazy page's rows as columns (the body of ``"table"``): texts once, highlighting and numbers as
+    :func:`_ints` strings, other metrics' sentence scores as numbers; the script makes each row's HTML
+    from them, the same HTML as :func:`_sentence_row`. Written :data:`_CHUNK` segments a piece."""
+    segments = c.segments
+    yield f'"order":{c.max_order},"lower":{embedded_json([_lower(m) for m in c.sentence_metrics])}'
+    columns = _table_columns(c)
+    for at, (name, index) in enumerate(columns):
+        opening = f',"{name}":[' if index <= 0 else ","
+        yield opening + ("[" if index >= 0 else "")
+        for start in range(0, len(segments), _CHUNK):
+            text = embedded_json([_cell(segment, name, index) for segment in segments[start:start + _CHUNK]])[1:-1]
+            yield ("," if start else "") + text
+        last = at + 1 == len(columns) or columns[at + 1][0] != name
+        yield "]" + ("]" if index >= 0 and last else "")
 
 
 #: Above this many sentences the rows travel in the page data, not in a ``<noscript>`` table (without
@@ -723,4 +863,4 @@ def comparison_page_pieces(c: Comparison, lazy_above: int = LAZY_ROWS) -> Iterat
 
 
 __all__ = ["LAZY_ROWS", "comparison_page", "comparison_page_pieces", "content_security_policy", "embedded_json",
-           "highlighted"]
+           "highlight_runs", "highlighted", "lazy_page_steps"]

@@ -256,10 +256,15 @@ def _counts_into(buffer: Any, idxs: Any, n_seg: int) -> Any:
     """Row r: how often each segment was drawn in resample r, written into ``buffer``."""
     np = _numpy()
     rows = idxs.shape[0]
-    offsets = (np.arange(rows, dtype=np.int64) * n_seg)[:, None]
-    counts = np.bincount((idxs + offsets).ravel(), minlength=rows * n_seg).reshape(rows, n_seg)
     view = buffer[:rows]
-    np.copyto(view, counts, casting="unsafe")
+    # a few rows at a time: the temporaries stay within _BLOCK_ELEMENTS (a block of 64 resamples of 200,000
+    # segments is 100 MB of draws; counting all its rows at once took twice that again)
+    step = max(1, min(rows, _BLOCK_ELEMENTS // max(1, n_seg)))
+    for first in range(0, rows, step):
+        part = idxs[first:first + step]
+        offsets = (np.arange(part.shape[0], dtype=np.int64) * n_seg)[:, None]
+        counts = np.bincount((part + offsets).ravel(), minlength=part.shape[0] * n_seg)
+        np.copyto(view[first:first + part.shape[0]], counts.reshape(part.shape[0], n_seg), casting="unsafe")
     return view
 
 
@@ -279,17 +284,33 @@ def bootstrap_sums(matrices: Sequence[Any], draws: Iterator[Any], n_samples: int
     stacked = np.hstack([matrices[i].astype(np.float32) for i in fast]) if fast else None
     edges = np.cumsum([0, *(matrices[i].shape[1] for i in fast)])
     as_f32 = {i: np.asarray(matrices[i], dtype=np.float32) for i in slow}
+    # Integer statistics whose worst case (every draw the largest row) could leave float32's exact range but
+    # whose actual sums rarely do (BLEU's lengths over 200,000 segments): a block's sums come from the float32
+    # product of its counts, kept when every resample's sum of absolute values is below 2**24. Then every
+    # partial sum, in any order, is an exact integer (the literal summation's numbers); a sum that reaches
+    # 2**24 shows as at least 2**24 (rounding is monotonic), and that block is summed literally.
+    checked = {i: (as_f32[i], as_f32[i] if as_f32[i].min(initial=0) >= 0 else np.abs(as_f32[i]))
+               for i in slow if n_seg < _FLOAT32_EXACT and _integral(matrices[i])}
     buffer = None
     start = 0
     for idxs in draws:
         stop = start + idxs.shape[0]
-        if stacked is not None:
+        counts: Any = None
+        if stacked is not None or checked:
             if buffer is None:
                 buffer = np.empty(idxs.shape, dtype=np.float32)
-            sums = _counts_into(buffer, idxs, n_seg) @ stacked
+            counts = _counts_into(buffer, idxs, n_seg)  # how often each segment was drawn: exact in float32
+        if stacked is not None:
+            sums = counts @ stacked
             for j, i in enumerate(fast):
                 out[i][start:stop] = sums[:, edges[j]:edges[j + 1]]
         for i in slow:
+            if i in checked:
+                exact, magnitude = checked[i]
+                bound = counts @ magnitude
+                if float(bound.max(initial=0)) < _FLOAT32_EXACT:
+                    out[i][start:stop] = bound if magnitude is exact else counts @ exact
+                    continue
             out[i][start:stop] = as_f32[i][idxs].sum(axis=1)
         start = stop
     return out
