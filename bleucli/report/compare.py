@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from ..errors import InputError, OptionError
 from ..metrics import registry
+from ..significance.deltas import pair_p_value
 from ..significance.human_accuracy import human_accuracy, tokenizer_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -327,9 +328,8 @@ class Comparison:
         """
         if system == 0:
             return None
-        if self.delta(system, metric) == 0:
-            return 1.0
-        return self.paired[metric].rows[system].p_value
+        return pair_p_value(self.scores[system][metric].score, self.scores[0][metric].score,
+                            self.paired[metric].rows[system].p_value)
 
     def delta(self, system: int, metric: int) -> float:
         return self.scores[system][metric].score - self.scores[0][metric].score
@@ -713,8 +713,7 @@ def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed:
         result = paired_test(test, metric, rows[i], rows[i + 1:], n, seed, jobs=jobs,  # type: ignore[arg-type]
                              nrefs=nrefs)
         for j, row in enumerate(result.rows[1:], i + 1):
-            # a delta of exactly 0 is never significant (sacreBLEU's p-value says otherwise)
-            matrix[i][j] = matrix[j][i] = 1.0 if row.score == result.baseline.score else row.p_value
+            matrix[i][j] = matrix[j][i] = pair_p_value(row.score, result.baseline.score, row.p_value)
     return tuple(tuple(row) for row in matrix)
 
 
