@@ -1398,35 +1398,154 @@ chrf_score_object(PyObject *module, PyObject *cls, PyObject *fields, double scor
     return object;
 }
 
-/* The references (a sequence of str) of chrf_sentences, chrf_pairwise and chrf_aggregate. */
+/* The references (a sequence of str) of chrf_sentences, chrf_pairwise and chrf_aggregate
+   (segment 0), or of segment `segment` for all the systems of chrf_systems (errors name it). */
 static int
-chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s)
+chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s, Py_ssize_t segment)
 {
     PyObject *fast;
     Py_ssize_t k, n;
     if (PyUnicode_Check(references)) {
-        PyErr_SetString(PyExc_TypeError, "references must be a sequence of str, not a str");
+        if (segment > 0) {
+            PyErr_Format(PyExc_TypeError, "the references of segment %zd must be a sequence of str, not a str",
+                         segment);
+        }
+        else {
+            PyErr_SetString(PyExc_TypeError, "references must be a sequence of str, not a str");
+        }
         return -1;
     }
     chrf_zero_counters(w);
-    fast = PySequence_Fast(references, "references must be a sequence of str");
+    /* a tuple or list subclass (what CHRF keeps per segment) is read in place, not copied */
+    fast = PyTuple_Check(references) || PyList_Check(references) ? (Py_INCREF(references), references)
+        : PySequence_Fast(references, "references must be a sequence of str");
     if (fast == NULL) {
         return -1;
     }
     n = PySequence_Fast_GET_SIZE(fast);
     if (n == 0) {
-        PyErr_SetString(PyExc_ValueError, "no references given");
+        if (segment > 0) {
+            PyErr_Format(PyExc_ValueError, "segment %zd has no reference", segment);
+        }
+        else {
+            PyErr_SetString(PyExc_ValueError, "no references given");
+        }
         Py_DECREF(fast);
         return -1;
     }
     for (k = 0; k < n; k++) {
-        if (chrf_add_reference(w, PySequence_Fast_GET_ITEM(fast, k), s, k + 1) < 0) {
+        if (chrf_add_reference(w, PySequence_Fast_GET_ITEM(fast, k), s, segment > 0 ? segment : k + 1) < 0) {
             Py_DECREF(fast);
             return -1;
         }
     }
     Py_DECREF(fast);
     return chrf_close_references(w);
+}
+
+/* chrf_systems(systems, references, settings, rows) -> per system, what chrf_statistics(system,
+   references, settings, rows) gives (its rows, or their column sums): each segment's references
+   are made into profiles once, then every system's hypothesis of that segment is only looked up
+   in them (chrf_hypothesis), instead of reading the references again for each system. */
+static PyObject *
+chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    ChrfSettings s;
+    ChrfWork own, *w = NULL;
+    PyObject *systems = NULL, *refs = NULL, *fast = NULL, *result = NULL;
+    Py_ssize_t n_sys, n, i, j, c, width;
+    int rows;
+    int64_t *sums = NULL;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "chrf_systems(systems, references, settings, rows)");
+        return NULL;
+    }
+    if (chrf_read_settings(args[2], &s) < 0 || (rows = PyObject_IsTrue(args[3])) < 0) {
+        return NULL;
+    }
+    width = 3 * s.order;
+    if ((systems = PySequence_Fast(args[0], "systems must be a sequence")) == NULL) {
+        return NULL;
+    }
+    if ((refs = PySequence_Fast(args[1], "references must be a sequence")) == NULL) {
+        goto done;
+    }
+    n_sys = PySequence_Fast_GET_SIZE(systems);
+    n = PySequence_Fast_GET_SIZE(refs);
+    /* each system as a fast sequence (fast[j]), each result as a list of n rows (result[j]) */
+    if ((fast = PyList_New(n_sys)) == NULL || (result = PyList_New(n_sys)) == NULL) {
+        goto done;
+    }
+    for (j = 0; j < n_sys; j++) {
+        PyObject *system = PySequence_Fast(PySequence_Fast_GET_ITEM(systems, j), "hypotheses must be a sequence");
+        if (system == NULL) {
+            goto fail;
+        }
+        PyList_SET_ITEM(fast, j, system);
+        if (PySequence_Fast_GET_SIZE(system) != n) {
+            PyErr_SetString(PyExc_ValueError, "as many hypotheses as segments of references are needed");
+            goto fail;
+        }
+        if (rows) {
+            PyObject *list = PyList_New(n);
+            if (list == NULL) {
+                goto fail;
+            }
+            PyList_SET_ITEM(result, j, list);
+        }
+    }
+    if (!rows && (sums = PyMem_Calloc((size_t)(n_sys * width) + 1, sizeof(int64_t))) == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if ((w = chrf_acquire(module, &own)) == NULL) {
+        goto fail;
+    }
+    for (i = 0; i < n; i++) {
+        if (chrf_shared_references(w, PySequence_Fast_GET_ITEM(refs, i), &s, i + 1) < 0) {
+            goto fail;
+        }
+        for (j = 0; j < n_sys; j++) {
+            const int64_t *best;
+            PyObject *system = PyList_GET_ITEM(fast, j);
+            if (chrf_hypothesis(w, PySequence_Fast_GET_ITEM(system, i), &s, i + 1, &best) < 0) {
+                goto fail;
+            }
+            if (rows) {
+                PyObject *row = chrf_row_list(best, width);
+                if (row == NULL) {
+                    goto fail;
+                }
+                PyList_SET_ITEM(PyList_GET_ITEM(result, j), i, row);
+            }
+            else {
+                for (c = 0; c < width; c++) {
+                    sums[j * width + c] += best[c];
+                }
+            }
+        }
+    }
+    if (!rows) {
+        for (j = 0; j < n_sys; j++) {
+            PyObject *total = chrf_row_list(sums + j * width, width);
+            if (total == NULL) {
+                goto fail;
+            }
+            PyList_SET_ITEM(result, j, total);
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    if (w != NULL) {
+        chrf_release(module, w);
+    }
+    PyMem_Free(sums);
+    Py_XDECREF(fast);
+    Py_XDECREF(refs);
+    Py_DECREF(systems);
+    return result;
 }
 
 /* The set-up of the entry points whose hypotheses share references (chrf_sentences,
@@ -1460,7 +1579,7 @@ chrf_begin(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t
         Py_CLEAR(*hyps);
         return -1;
     }
-    if (*hyps != NULL && chrf_shared_references(*w, args[1], s) < 0) {
+    if (*hyps != NULL && chrf_shared_references(*w, args[1], s, 0) < 0) {
         chrf_release(module, *w);
         *w = NULL;
         Py_CLEAR(*hyps);
@@ -1679,6 +1798,9 @@ done:
      "hypothesis against its segment's references (a sequence of str each), or with rows false their\n" \
      "column sums. settings: (char_order, word_order, float(beta ** 2), float(1 + beta ** 2), lowercase,\n" \
      "whitespace, eps_smoothing)."}, \
+    {"chrf_systems", (PyCFunction)(void (*)(void))chrf_systems, METH_FASTCALL, \
+     "chrf_systems(systems, references, settings, rows) -> per system, chrf_statistics(system,\n" \
+     "references, settings, rows): each segment's references read once for all the systems."}, \
     {"chrf_sentences", (PyCFunction)(void (*)(void))chrf_sentences, METH_FASTCALL, \
      "chrf_sentences(hypotheses, references, settings[, cls, fields]) -> the sentence chrF of each\n" \
      "hypothesis against the same references (floats, or instances of cls whose __dict__ is fields\n" \
