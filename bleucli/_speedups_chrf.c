@@ -573,13 +573,15 @@ chrf_is_punctuation(Py_UCS4 c)
     return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
 
+static int chrf_find_words(ChrfWork *w, const ChrfSettings *s);
+
 /* The line's code points (lowercased as str.lower() does), its characters and its words,
    into w->text, w->chars and w->spans. */
 static int
 chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *what, Py_ssize_t position)
 {
     PyObject *lowered = NULL;
-    Py_ssize_t length, i, n_chars = 0, n_words = 0;
+    Py_ssize_t length, i, n_chars = 0;
     int kind, ascii_lower = 0;
     const void *data;
     if (!PyUnicode_Check(line)) {
@@ -643,6 +645,28 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
     }
     kind = PyUnicode_KIND(line);
     data = PyUnicode_DATA(line);
+    if (kind == PyUnicode_1BYTE_KIND && s->char_order > 0 && !s->whitespace) {
+        /* most lines: the characters without whitespace taken in the same pass (the text itself
+           is needed only for words) */
+        const Py_UCS1 *bytes = data;
+        int words = s->word_order > 0;
+        for (i = 0; i < length; i++) {
+            Py_UCS4 c = bytes[i];
+            if (ascii_lower && c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (words) {
+                w->text[i] = c;
+            }
+            if (!Py_UNICODE_ISSPACE(c)) {
+                w->chars[n_chars++] = c;
+            }
+        }
+        Py_XDECREF(lowered);
+        w->n_text = length;
+        w->n_chars = n_chars;
+        return chrf_find_words(w, s);
+    }
     if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *bytes = data;
         for (i = 0; i < length; i++) {
@@ -675,6 +699,19 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
         }
     }
     w->n_chars = n_chars;
+    return chrf_find_words(w, s);
+no_memory:
+    Py_XDECREF(lowered);
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* The words of the line in w->text (chrF++ only) into w->spans: str.split()'s, each with one ASCII
+   punctuation mark split off its end, or else off its start. */
+static int
+chrf_find_words(ChrfWork *w, const ChrfSettings *s)
+{
+    Py_ssize_t i, length = w->n_text, n_words = 0;
     if (s->word_order > 0) {
         i = 0;
         while (i < length) {
@@ -712,10 +749,6 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
     }
     w->n_words = n_words;
     return 0;
-no_memory:
-    Py_XDECREF(lowered);
-    PyErr_NoMemory();
-    return -1;
 }
 
 /* Forget the references (and their n-grams). */
