@@ -573,7 +573,7 @@ chrf_is_punctuation(Py_UCS4 c)
     return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
 
-static int chrf_find_words(ChrfWork *w, const ChrfSettings *s);
+static inline int chrf_find_words(ChrfWork *w, const ChrfSettings *s);
 
 /* The line's code points (lowercased as str.lower() does), its characters and its words,
    into w->text, w->chars and w->spans. */
@@ -645,27 +645,24 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
     }
     kind = PyUnicode_KIND(line);
     data = PyUnicode_DATA(line);
-    if (kind == PyUnicode_1BYTE_KIND && s->char_order > 0 && !s->whitespace) {
-        /* most lines: the characters without whitespace taken in the same pass (the text itself
-           is needed only for words) */
+    if (kind == PyUnicode_1BYTE_KIND && s->char_order > 0 && !s->whitespace && s->word_order == 0) {
+        /* chrF of most lines: the characters without whitespace in one pass (without words, the
+           text itself is not needed) */
         const Py_UCS1 *bytes = data;
-        int words = s->word_order > 0;
         for (i = 0; i < length; i++) {
             Py_UCS4 c = bytes[i];
             if (ascii_lower && c >= 'A' && c <= 'Z') {
                 c += 'a' - 'A';
-            }
-            if (words) {
-                w->text[i] = c;
             }
             if (!Py_UNICODE_ISSPACE(c)) {
                 w->chars[n_chars++] = c;
             }
         }
         Py_XDECREF(lowered);
-        w->n_text = length;
+        w->n_text = 0;
         w->n_chars = n_chars;
-        return chrf_find_words(w, s);
+        w->n_words = 0;
+        return 0;
     }
     if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *bytes = data;
@@ -708,7 +705,7 @@ no_memory:
 
 /* The words of the line in w->text (chrF++ only) into w->spans: str.split()'s, each with one ASCII
    punctuation mark split off its end, or else off its start. */
-static int
+static inline int
 chrf_find_words(ChrfWork *w, const ChrfSettings *s)
 {
     Py_ssize_t i, length = w->n_text, n_words = 0;
@@ -914,7 +911,7 @@ chrf_add_profiles(ChrfWork *w, Py_ssize_t length, Py_ssize_t order)
 
 /* Token ids of the current line's characters (kind 0) or words (kind 1) into out: interned
    (insert: the references', or chrf_single's hypothesis) or looked up (-1: absent). */
-static int
+static inline Py_ALWAYS_INLINE int  /* inlined: each caller's kind and insert are constants */
 chrf_token_ids(ChrfWork *w, int kind, int insert, int32_t *out)
 {
     Py_ssize_t i;
@@ -1131,7 +1128,7 @@ chrf_row_list(const int64_t *row, Py_ssize_t width)
 /* --- single use: one hypothesis against one segment's references ------------------------ */
 
 /* chrf_token_ids appended to *uni (of *length, room *room). */
-static int
+static inline Py_ALWAYS_INLINE int
 chrf_append_ids(ChrfWork *w, int kind, int insert, int32_t **uni, Py_ssize_t *length, Py_ssize_t *room)
 {
     Py_ssize_t n = kind == 0 ? w->n_chars : w->n_words;
