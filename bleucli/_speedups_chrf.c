@@ -1311,6 +1311,21 @@ error:
     return -1;
 }
 
+/* The arguments chrf_statistics and chrf_systems share: four of them, the settings (args[2])
+   into *s; returns the rows flag (args[3]), or -1 with an exception set. */
+static int
+chrf_rows_arguments(PyObject *const *args, Py_ssize_t nargs, const char *usage, ChrfSettings *s)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (chrf_read_settings(args[2], s) < 0) {
+        return -1;
+    }
+    return PyObject_IsTrue(args[3]);
+}
+
 /* chrf_statistics(hypotheses, references, settings, rows) -> rows (a list per segment) or
    their column sums: hypotheses[i] against the str in references[i]. */
 static PyObject *
@@ -1322,11 +1337,7 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n, i, width;
     int rows;
     int64_t *sums = NULL;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "chrf_statistics(hypotheses, references, settings, rows)");
-        return NULL;
-    }
-    if (chrf_read_settings(args[2], &s) < 0 || (rows = PyObject_IsTrue(args[3])) < 0) {
+    if ((rows = chrf_rows_arguments(args, nargs, "chrf_statistics(hypotheses, references, settings, rows)", &s)) < 0) {
         return NULL;
     }
     width = 3 * s.order;
@@ -1446,8 +1457,8 @@ chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s,
         return -1;
     }
     chrf_zero_counters(w);
-    /* a tuple or list subclass (what CHRF keeps per segment) is read in place, not copied */
-    fast = PyTuple_Check(references) || PyList_Check(references) ? (Py_INCREF(references), references)
+    /* a tuple subclass (what CHRF keeps per segment) is read in place, not copied */
+    fast = PyTuple_Check(references) ? (Py_INCREF(references), references)
         : PySequence_Fast(references, "references must be a sequence of str");
     if (fast == NULL) {
         return -1;
@@ -1486,18 +1497,15 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n_sys, n, i, j, c, width;
     int rows;
     int64_t *sums = NULL;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "chrf_systems(systems, references, settings, rows)");
-        return NULL;
-    }
-    if (chrf_read_settings(args[2], &s) < 0 || (rows = PyObject_IsTrue(args[3])) < 0) {
+    if ((rows = chrf_rows_arguments(args, nargs, "chrf_systems(systems, references, settings, rows)", &s)) < 0) {
         return NULL;
     }
     width = 3 * s.order;
-    if ((systems = PySequence_Fast(args[0], "systems must be a sequence")) == NULL) {
+    if ((systems = PySequence_Tuple(args[0])) == NULL) {
         return NULL;
     }
-    if ((refs = PySequence_Fast(args[1], "references must be a sequence")) == NULL) {
+    /* tuples: a str subclass's lower() may run code that changes a list while it is read */
+    if ((refs = PySequence_Tuple(args[1])) == NULL) {
         goto done;
     }
     n_sys = PySequence_Fast_GET_SIZE(systems);
@@ -1507,7 +1515,7 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     for (j = 0; j < n_sys; j++) {
-        PyObject *system = PySequence_Fast(PySequence_Fast_GET_ITEM(systems, j), "hypotheses must be a sequence");
+        PyObject *system = PySequence_Tuple(PySequence_Fast_GET_ITEM(systems, j));
         if (system == NULL) {
             goto fail;
         }
