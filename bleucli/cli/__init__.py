@@ -219,11 +219,11 @@ _BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_T
 def _one_blas_thread() -> None:
     """numpy's BLAS on one thread in this process, unless the user chose a number of threads.
 
-    The command's only BLAS calls are the resampling products of ``-ci``/``-pbs``/``-par`` (a few
-    milliseconds each): OpenBLAS's extra threads, started when numpy is imported and spinning after
-    each product, cost a fifth of a ``-pbs`` run's CPU time for nothing. Set before numpy is
-    imported (the scoring command imports it only for significance); the library, used inside other
-    programs, leaves their BLAS alone.
+    bleucli's BLAS calls are its resampling products (``-ci``, ``-pbs``, ``-par``, ``rank``,
+    ``compare``; a few milliseconds each): OpenBLAS's extra threads, started when numpy is imported
+    and spinning after each product, cost about a sixth of a ``-pbs`` run's CPU time for nothing.
+    Set before numpy is imported (the scoring command imports it only for significance); the
+    library, used inside other programs, leaves their BLAS alone.
     """
     if not any(name in os.environ for name in _BLAS_THREAD_VARIABLES):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
