@@ -1,6 +1,6 @@
 """Instructions executed by bleucli and sacreBLEU 2.6 on the same command lines, side by side.
 
-    python bench/bench_instructions.py [--chrf] [--modes] [--before CHECKOUT] [--no-sacrebleu]
+    python bench/bench_instructions.py [--chrf] [--modes] [--pbs] [--before CHECKOUT] [--no-sacrebleu]
 
 CPU time on a shared VM varies by up to 2x between identical runs, which hides
 changes of 5-10%. The number of instructions a run executes does not:
@@ -9,7 +9,8 @@ fraction of a percent (Python's hash randomisation moves it a little). It is
 a proxy, not a time: it ignores cache misses and branch mispredictions, so
 ratios of instructions and of CPU time agree only roughly. Each command runs
 once per tool in a fresh process (start-up included), about 50x slower than
-natively. Needs ``valgrind`` on the PATH and sacreBLEU installed.
+natively (``--pbs`` with sacreBLEU's column: about ten minutes for sacreBLEU's
+run alone). Needs ``valgrind`` on the PATH and sacreBLEU installed.
 
 ``--before CHECKOUT`` adds a column for another checkout of bleucli (an older
 commit in a ``git worktree``, its extension built in place), run with the same
@@ -59,6 +60,8 @@ def main() -> None:
     parser.add_argument("--no-sacrebleu", action="store_true", help="leave sacreBLEU's column out")
     parser.add_argument("--modes", action="store_true",
                         help="also TER, -sl, -ci, -pbs and -par on the first 1,000 lines (sacreBLEU's flags)")
+    parser.add_argument("--pbs", action="store_true",
+                        help="also bench_metrics.py's -pbs: 8 systems of WMT22 en-de x BLEU and chrF (1,000 resamples)")
     args = parser.parse_args()
     print_matcher()
     if shutil.which("valgrind") is None:
@@ -74,6 +77,11 @@ def main() -> None:
     if args.chrf:
         rows += [("wmt17-en-de, 1 system, chrF2", [ref, "-i", systems[0], "-b", "-m", "chrf"]),
                  ("wmt17-en-de, 1 system, chrF2++", [ref, "-i", systems[0], "-b", "-m", "chrf", "-cw", "2"])]
+    if args.pbs:
+        wmt22 = SHARED / "wmt22-en-de"
+        eight = sorted(str(p) for p in (wmt22 / "sys").iterdir())[:8]
+        rows.append(("wmt22-en-de, 8 systems -pbs, BLEU+chrF", [str(wmt22 / "ref.de"), "-i", *eight, "-m", "bleu",
+                                                                "chrf", "-pbs", "-f", "text"]))
     if args.modes:
         scratch = Path(tempfile.mkdtemp(prefix="bleucli-bench-"))
         short = []

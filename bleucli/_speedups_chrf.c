@@ -533,51 +533,37 @@ chrf_reserve(void **buffer, Py_ssize_t *room, Py_ssize_t need, size_t size)
     return 0;
 }
 
+/* *array (of int32_t, room for `old` items) grown to `room` items, the new ones zeroed if `zero`. */
+static int
+chrf_grow_ids(int32_t **array, Py_ssize_t old, Py_ssize_t room, int zero)
+{
+    int32_t *grown = PyMem_Realloc(*array, (size_t)room * sizeof(int32_t));
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *array = grown;
+    if (zero) {
+        memset(grown + old, 0, (size_t)(room - old) * sizeof(int32_t));
+    }
+    return 0;
+}
+
 /* counts, tags, touched and aggregate with room for `need` ids. */
 static int
 chrf_reserve_counts(ChrfWork *w, Py_ssize_t need)
 {
-    Py_ssize_t room = w->counts_room, old = w->counts_room;
-    if (need <= room) {
+    Py_ssize_t old = w->counts_room, room;
+    if (need <= old) {
         return 0;
     }
-    room = Py_MAX(need, 2 * room) + 64;
-    {
-        int32_t *counts = PyMem_Realloc(w->counts, (size_t)room * sizeof(int32_t));
-        if (counts == NULL) {
-            goto no_memory;
-        }
-        w->counts = counts;
-        memset(counts + old, 0, (size_t)(room - old) * sizeof(int32_t));
-    }
-    {
-        int32_t *touched = PyMem_Realloc(w->touched, (size_t)room * sizeof(int32_t));
-        if (touched == NULL) {
-            goto no_memory;
-        }
-        w->touched = touched;
-    }
-    {
-        int32_t *tags = PyMem_Realloc(w->tags, (size_t)room * sizeof(int32_t));
-        if (tags == NULL) {
-            goto no_memory;
-        }
-        w->tags = tags;
-        memset(tags + old, 0, (size_t)(room - old) * sizeof(int32_t));
-    }
-    {
-        int32_t *aggregate = PyMem_Realloc(w->aggregate, (size_t)room * sizeof(int32_t));
-        if (aggregate == NULL) {
-            goto no_memory;
-        }
-        w->aggregate = aggregate;
-        memset(aggregate + old, 0, (size_t)(room - old) * sizeof(int32_t));
+    room = Py_MAX(need, 2 * old) + 64;
+    if (chrf_grow_ids(&w->counts, old, room, 1) < 0 || chrf_grow_ids(&w->touched, old, room, 0) < 0
+        || chrf_grow_ids(&w->tags, old, room, 1) < 0 || chrf_grow_ids(&w->aggregate, old, room, 1) < 0) {
+        return -1;
     }
     w->counts_room = room;
     return 0;
-no_memory:
-    PyErr_NoMemory();
-    return -1;
 }
 
 static inline int
@@ -587,13 +573,15 @@ chrf_is_punctuation(Py_UCS4 c)
     return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
 
+static inline int chrf_find_words(ChrfWork *w, const ChrfSettings *s);
+
 /* The line's code points (lowercased as str.lower() does), its characters and its words,
    into w->text, w->chars and w->spans. */
 static int
 chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *what, Py_ssize_t position)
 {
     PyObject *lowered = NULL;
-    Py_ssize_t length, i, n_chars = 0, n_words = 0;
+    Py_ssize_t length, i, n_chars = 0;
     int kind, ascii_lower = 0;
     const void *data;
     if (!PyUnicode_Check(line)) {
@@ -657,6 +645,25 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
     }
     kind = PyUnicode_KIND(line);
     data = PyUnicode_DATA(line);
+    if (kind == PyUnicode_1BYTE_KIND && s->char_order > 0 && !s->whitespace && s->word_order == 0) {
+        /* chrF of most lines: the characters without whitespace in one pass (without words, the
+           text itself is not needed) */
+        const Py_UCS1 *bytes = data;
+        for (i = 0; i < length; i++) {
+            Py_UCS4 c = bytes[i];
+            if (ascii_lower && c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (!Py_UNICODE_ISSPACE(c)) {
+                w->chars[n_chars++] = c;
+            }
+        }
+        Py_XDECREF(lowered);
+        w->n_text = 0;
+        w->n_chars = n_chars;
+        w->n_words = 0;
+        return 0;
+    }
     if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *bytes = data;
         for (i = 0; i < length; i++) {
@@ -689,6 +696,19 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
         }
     }
     w->n_chars = n_chars;
+    return chrf_find_words(w, s);
+no_memory:
+    Py_XDECREF(lowered);
+    PyErr_NoMemory();
+    return -1;
+}
+
+/* The words of the line in w->text (chrF++ only) into w->spans: str.split()'s, each with one ASCII
+   punctuation mark split off its end, or else off its start. */
+static inline int
+chrf_find_words(ChrfWork *w, const ChrfSettings *s)
+{
+    Py_ssize_t i, length = w->n_text, n_words = 0;
     if (s->word_order > 0) {
         i = 0;
         while (i < length) {
@@ -726,10 +746,6 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
     }
     w->n_words = n_words;
     return 0;
-no_memory:
-    Py_XDECREF(lowered);
-    PyErr_NoMemory();
-    return -1;
 }
 
 /* Forget the references (and their n-grams). */
@@ -893,27 +909,23 @@ chrf_add_profiles(ChrfWork *w, Py_ssize_t length, Py_ssize_t order)
     return 0;
 }
 
-/* Token ids of the current line's characters (insert: the references' characters get ids;
-   else a character no reference has is -1) into w->uni. */
-static int
-chrf_char_ids(ChrfWork *w, int insert)
+/* Token ids of the current line's characters (kind 0) or words (kind 1) into out: interned
+   (insert: the references', or chrf_single's hypothesis) or looked up (-1: absent). */
+static inline Py_ALWAYS_INLINE int  /* inlined: each caller's kind and insert are constants */
+chrf_token_ids(ChrfWork *w, int kind, int insert, int32_t *out)
 {
     Py_ssize_t i;
-    for (i = 0; i < w->n_chars; i++) {
-        uint64_t key = CHRF_CHAR_TAG | w->chars[i];
-        int32_t id = insert ? chrf_intern(&w->table, key) : chrf_lookup(&w->table, key);
-        if (insert && id < 0) {
-            return -1;
+    if (kind == 0) {
+        for (i = 0; i < w->n_chars; i++) {
+            uint64_t key = CHRF_CHAR_TAG | w->chars[i];
+            int32_t id = insert ? chrf_intern(&w->table, key) : chrf_lookup(&w->table, key);
+            if (insert && id < 0) {
+                return -1;
+            }
+            out[i] = id;
         }
-        w->uni[i] = id;
+        return 0;
     }
-    return 0;
-}
-
-static int
-chrf_word_ids(ChrfWork *w, int insert)
-{
-    Py_ssize_t i;
     for (i = 0; i < w->n_words; i++) {
         Py_ssize_t start = w->spans[2 * i], end = w->spans[2 * i + 1];
         int32_t word = chrf_word_id(&w->words, w->text + start, end - start, insert), id;
@@ -921,7 +933,7 @@ chrf_word_ids(ChrfWork *w, int insert)
             return -1;
         }
         if (word < 0) {
-            w->uni[i] = -1;
+            out[i] = -1;
             continue;
         }
         id = insert ? chrf_intern(&w->table, CHRF_WORD_TAG | (uint32_t)word)
@@ -929,7 +941,7 @@ chrf_word_ids(ChrfWork *w, int insert)
         if (insert && id < 0) {
             return -1;
         }
-        w->uni[i] = id;
+        out[i] = id;
     }
     return 0;
 }
@@ -947,10 +959,10 @@ chrf_add_reference(ChrfWork *w, PyObject *line, const ChrfSettings *s, Py_ssize_
     ref->n_chars = w->n_chars;
     ref->n_words = w->n_words;
     ref->first = w->n_offsets;
-    if (s->char_order > 0 && (chrf_char_ids(w, 1) < 0 || chrf_add_profiles(w, w->n_chars, s->char_order) < 0)) {
+    if (s->char_order > 0 && (chrf_token_ids(w, 0, 1, w->uni) < 0 || chrf_add_profiles(w, w->n_chars, s->char_order) < 0)) {
         return -1;
     }
-    if (s->word_order > 0 && (chrf_word_ids(w, 1) < 0 || chrf_add_profiles(w, w->n_words, s->word_order) < 0)) {
+    if (s->word_order > 0 && (chrf_token_ids(w, 1, 1, w->uni) < 0 || chrf_add_profiles(w, w->n_words, s->word_order) < 0)) {
         return -1;
     }
     w->n_refs++;
@@ -1032,13 +1044,40 @@ chrf_add_orders(int64_t *row, Py_ssize_t hyp_len, Py_ssize_t ref_len, const int6
     }
 }
 
+/* The statistics row of the hypothesis (of hyp_chars characters and hyp_words words, its clipped
+   matches in w->matches) against each of the work's references into w->stats, and the best one:
+   the highest F score, the first of equals. */
+static const int64_t *
+chrf_best_row(ChrfWork *w, Py_ssize_t hyp_chars, Py_ssize_t hyp_words, const ChrfSettings *s)
+{
+    Py_ssize_t k, width = 3 * s->order;
+    const int64_t *best = NULL;
+    double best_f = -1.0;
+    for (k = 0; k < w->n_refs; k++) {
+        int64_t *row = w->stats + k * width;
+        const int64_t *matches = w->matches + k * s->order;
+        double f;
+        chrf_add_orders(row, hyp_chars, w->refs[k].n_chars, matches, s->char_order);
+        chrf_add_orders(row + 3 * s->char_order, hyp_words, w->refs[k].n_words, matches + s->char_order,
+                        s->word_order);
+        if (w->n_refs == 1) {
+            return row;
+        }
+        f = chrf_f(row, s->order, s);
+        if (f > best_f) {
+            best_f = f;
+            best = row;
+        }
+    }
+    return best;
+}
+
 /* The hypothesis `line` against the work's references (closed): the statistics row of the
    best reference into *best (a row of w->stats), or with `each` the rows of all, per reference. */
 static int
 chrf_hypothesis(ChrfWork *w, PyObject *line, const ChrfSettings *s, Py_ssize_t position, const int64_t **best)
 {
-    Py_ssize_t k, hyp_chars, hyp_words, width = 3 * s->order;
-    double best_f = -1.0;
+    Py_ssize_t hyp_chars, hyp_words, width = 3 * s->order;
     if (chrf_read_line(w, line, s, "hypothesis", position) < 0
         || chrf_reserve((void **)&w->matches, &w->matches_room, w->n_refs * s->order + 1, sizeof(int64_t)) < 0) {
         return -1;
@@ -1054,34 +1093,16 @@ chrf_hypothesis(ChrfWork *w, PyObject *line, const ChrfSettings *s, Py_ssize_t p
     hyp_chars = w->n_chars;
     hyp_words = w->n_words;
     if (s->char_order > 0) {
-        chrf_char_ids(w, 0);
+        chrf_token_ids(w, 0, 0, w->uni);
         chrf_match_kind(w, hyp_chars, s->char_order, 0, s);
     }
     if (s->word_order > 0) {
-        if (chrf_word_ids(w, 0) < 0) {
+        if (chrf_token_ids(w, 1, 0, w->uni) < 0) {
             return -1;
         }
         chrf_match_kind(w, hyp_words, s->word_order, s->char_order, s);
     }
-    *best = NULL;
-    for (k = 0; k < w->n_refs; k++) {
-        int64_t *row = w->stats + k * width;
-        const int64_t *matches = w->matches + k * s->order;
-        chrf_add_orders(row, hyp_chars, w->refs[k].n_chars, matches, s->char_order);
-        chrf_add_orders(row + 3 * s->char_order, hyp_words, w->refs[k].n_words, matches + s->char_order,
-                        s->word_order);
-        if (w->n_refs == 1) {
-            *best = row;
-            break;
-        }
-        {
-            double f = chrf_f(row, s->order, s);
-            if (f > best_f) {
-                best_f = f;
-                *best = row;
-            }
-        }
-    }
+    *best = chrf_best_row(w, hyp_chars, hyp_words, s);
     return 0;
 }
 
@@ -1106,46 +1127,14 @@ chrf_row_list(const int64_t *row, Py_ssize_t width)
 
 /* --- single use: one hypothesis against one segment's references ------------------------ */
 
-/* Token ids of the current line's characters (kind 0) or words (kind 1), appended to
-   *uni (of *length, room *room): interned (the hypothesis) or looked up (-1: the
-   hypothesis lacks it). */
-static int
+/* chrf_token_ids appended to *uni (of *length, room *room). */
+static inline Py_ALWAYS_INLINE int
 chrf_append_ids(ChrfWork *w, int kind, int insert, int32_t **uni, Py_ssize_t *length, Py_ssize_t *room)
 {
-    Py_ssize_t i, n = kind == 0 ? w->n_chars : w->n_words;
-    int32_t *out;
-    if (chrf_reserve((void **)uni, room, *length + n + 1, sizeof(int32_t)) < 0) {
+    Py_ssize_t n = kind == 0 ? w->n_chars : w->n_words;
+    if (chrf_reserve((void **)uni, room, *length + n + 1, sizeof(int32_t)) < 0
+        || chrf_token_ids(w, kind, insert, *uni + *length) < 0) {
         return -1;
-    }
-    out = *uni + *length;
-    if (kind == 0) {
-        for (i = 0; i < n; i++) {
-            uint64_t key = CHRF_CHAR_TAG | w->chars[i];
-            int32_t id = insert ? chrf_intern(&w->table, key) : chrf_lookup(&w->table, key);
-            if (insert && id < 0) {
-                return -1;
-            }
-            out[i] = id;
-        }
-    }
-    else {
-        for (i = 0; i < n; i++) {
-            Py_ssize_t start = w->spans[2 * i], end = w->spans[2 * i + 1];
-            int32_t word = chrf_word_id(&w->words, w->text + start, end - start, insert), id;
-            if (word == -2) {
-                return -1;
-            }
-            if (word < 0) {
-                out[i] = -1;
-                continue;
-            }
-            id = insert ? chrf_intern(&w->table, CHRF_WORD_TAG | (uint32_t)word)
-                        : chrf_lookup(&w->table, CHRF_WORD_TAG | (uint32_t)word);
-            if (insert && id < 0) {
-                return -1;
-            }
-            out[i] = id;
-        }
     }
     *length += n;
     return 0;
@@ -1256,7 +1245,6 @@ chrf_single(ChrfWork *w, PyObject *hypothesis, PyObject *references, const ChrfS
     PyObject *fast;
     Py_ssize_t k, n_refs, width = 3 * s->order;
     int kind;
-    double best_f = -1.0;
     if (PyUnicode_Check(references)) {
         PyErr_Format(PyExc_TypeError, "the references of segment %zd must be a sequence of str, not a str", position);
         return -1;
@@ -1316,29 +1304,26 @@ chrf_single(ChrfWork *w, PyObject *hypothesis, PyObject *references, const ChrfS
             return -1;
         }
     }
-    *best = NULL;
-    for (k = 0; k < n_refs; k++) {
-        int64_t *row = w->stats + k * width;
-        const int64_t *matches = w->matches + k * s->order;
-        chrf_add_orders(row, w->hyp_len[0], w->refs[k].n_chars, matches, s->char_order);
-        chrf_add_orders(row + 3 * s->char_order, w->hyp_len[1], w->refs[k].n_words, matches + s->char_order,
-                        s->word_order);
-        if (n_refs == 1) {
-            *best = row;
-            break;
-        }
-        {
-            double f = chrf_f(row, s->order, s);
-            if (f > best_f) {
-                best_f = f;
-                *best = row;
-            }
-        }
-    }
+    *best = chrf_best_row(w, w->hyp_len[0], w->hyp_len[1], s);
     return 0;
 error:
     Py_DECREF(fast);
     return -1;
+}
+
+/* The arguments chrf_statistics and chrf_systems share: four of them, the settings (args[2])
+   into *s; returns the rows flag (args[3]), or -1 with an exception set. */
+static int
+chrf_rows_arguments(PyObject *const *args, Py_ssize_t nargs, const char *usage, ChrfSettings *s)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (chrf_read_settings(args[2], s) < 0) {
+        return -1;
+    }
+    return PyObject_IsTrue(args[3]);
 }
 
 /* chrf_statistics(hypotheses, references, settings, rows) -> rows (a list per segment) or
@@ -1352,11 +1337,7 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n, i, width;
     int rows;
     int64_t *sums = NULL;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "chrf_statistics(hypotheses, references, settings, rows)");
-        return NULL;
-    }
-    if (chrf_read_settings(args[2], &s) < 0 || (rows = PyObject_IsTrue(args[3])) < 0) {
+    if ((rows = chrf_rows_arguments(args, nargs, "chrf_statistics(hypotheses, references, settings, rows)", &s)) < 0) {
         return NULL;
     }
     width = 3 * s.order;
@@ -1458,35 +1439,191 @@ chrf_score_object(PyObject *module, PyObject *cls, PyObject *fields, double scor
     return object;
 }
 
-/* The references (a sequence of str) of chrf_sentences, chrf_pairwise and chrf_aggregate. */
+/* The references (a sequence of str) of chrf_sentences, chrf_pairwise and chrf_aggregate
+   (segment 0), or of segment `segment` for all the systems of chrf_systems (errors name it). */
 static int
-chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s)
+chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s, Py_ssize_t segment)
 {
     PyObject *fast;
     Py_ssize_t k, n;
     if (PyUnicode_Check(references)) {
-        PyErr_SetString(PyExc_TypeError, "references must be a sequence of str, not a str");
+        if (segment > 0) {
+            PyErr_Format(PyExc_TypeError, "the references of segment %zd must be a sequence of str, not a str",
+                         segment);
+        }
+        else {
+            PyErr_SetString(PyExc_TypeError, "references must be a sequence of str, not a str");
+        }
         return -1;
     }
     chrf_zero_counters(w);
-    fast = PySequence_Fast(references, "references must be a sequence of str");
+    /* a tuple subclass (what CHRF keeps per segment) is read in place, not copied */
+    fast = PyTuple_Check(references) ? (Py_INCREF(references), references)
+        : PySequence_Fast(references, "references must be a sequence of str");
     if (fast == NULL) {
         return -1;
     }
     n = PySequence_Fast_GET_SIZE(fast);
     if (n == 0) {
-        PyErr_SetString(PyExc_ValueError, "no references given");
+        if (segment > 0) {
+            PyErr_Format(PyExc_ValueError, "segment %zd has no reference", segment);
+        }
+        else {
+            PyErr_SetString(PyExc_ValueError, "no references given");
+        }
         Py_DECREF(fast);
         return -1;
     }
     for (k = 0; k < n; k++) {
-        if (chrf_add_reference(w, PySequence_Fast_GET_ITEM(fast, k), s, k + 1) < 0) {
+        if (chrf_add_reference(w, PySequence_Fast_GET_ITEM(fast, k), s, segment > 0 ? segment : k + 1) < 0) {
             Py_DECREF(fast);
             return -1;
         }
     }
     Py_DECREF(fast);
     return chrf_close_references(w);
+}
+
+/* chrf_systems(systems, references, settings, rows) -> per system, what chrf_statistics(system,
+   references, settings, rows) gives (its rows, or their column sums): each segment's references
+   are made into profiles once, then every system's hypothesis of that segment is only looked up
+   in them (chrf_hypothesis), instead of reading the references again for each system. */
+static PyObject *
+chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    ChrfSettings s;
+    ChrfWork own, *w = NULL;
+    PyObject *systems = NULL, *refs = NULL, *fast = NULL, *result = NULL;
+    Py_ssize_t n_sys, n, i, j, c, width;
+    int rows;
+    int64_t *sums = NULL;
+    if ((rows = chrf_rows_arguments(args, nargs, "chrf_systems(systems, references, settings, rows)", &s)) < 0) {
+        return NULL;
+    }
+    width = 3 * s.order;
+    if ((systems = PySequence_Tuple(args[0])) == NULL) {
+        return NULL;
+    }
+    /* tuples: a str subclass's lower() may run code that changes a list while it is read */
+    if ((refs = PySequence_Tuple(args[1])) == NULL) {
+        goto done;
+    }
+    n_sys = PySequence_Fast_GET_SIZE(systems);
+    n = PySequence_Fast_GET_SIZE(refs);
+    /* each system as a fast sequence (fast[j]), each result as a list of n rows (result[j]) */
+    if ((fast = PyList_New(n_sys)) == NULL || (result = PyList_New(n_sys)) == NULL) {
+        goto done;
+    }
+    for (j = 0; j < n_sys; j++) {
+        PyObject *system = PySequence_Tuple(PySequence_Fast_GET_ITEM(systems, j));
+        if (system == NULL) {
+            goto fail;
+        }
+        PyList_SET_ITEM(fast, j, system);
+        if (PySequence_Fast_GET_SIZE(system) != n) {
+            PyErr_SetString(PyExc_ValueError, "as many hypotheses as segments of references are needed");
+            goto fail;
+        }
+        if (rows) {
+            PyObject *list = PyList_New(n);
+            if (list == NULL) {
+                goto fail;
+            }
+            PyList_SET_ITEM(result, j, list);
+        }
+    }
+    if (!rows && (sums = PyMem_Calloc((size_t)(n_sys * width) + 1, sizeof(int64_t))) == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if ((w = chrf_acquire(module, &own)) == NULL) {
+        goto fail;
+    }
+    for (i = 0; i < n; i++) {
+        if (chrf_shared_references(w, PySequence_Fast_GET_ITEM(refs, i), &s, i + 1) < 0) {
+            goto fail;
+        }
+        for (j = 0; j < n_sys; j++) {
+            const int64_t *best;
+            PyObject *system = PyList_GET_ITEM(fast, j);
+            if (chrf_hypothesis(w, PySequence_Fast_GET_ITEM(system, i), &s, i + 1, &best) < 0) {
+                goto fail;
+            }
+            if (rows) {
+                PyObject *row = chrf_row_list(best, width);
+                if (row == NULL) {
+                    goto fail;
+                }
+                PyList_SET_ITEM(PyList_GET_ITEM(result, j), i, row);
+            }
+            else {
+                for (c = 0; c < width; c++) {
+                    sums[j * width + c] += best[c];
+                }
+            }
+        }
+    }
+    if (!rows) {
+        for (j = 0; j < n_sys; j++) {
+            PyObject *total = chrf_row_list(sums + j * width, width);
+            if (total == NULL) {
+                goto fail;
+            }
+            PyList_SET_ITEM(result, j, total);
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    if (w != NULL) {
+        chrf_release(module, w);
+    }
+    PyMem_Free(sums);
+    Py_XDECREF(fast);
+    Py_XDECREF(refs);
+    Py_DECREF(systems);
+    return result;
+}
+
+/* The set-up of the entry points whose hypotheses share references (chrf_sentences,
+   chrf_pairwise, chrf_aggregate): nargs is 3 (or `extra`, when not 0), the settings (args[2])
+   read, the hypotheses (args[0]) as a fast sequence into *hyps, the work acquired into *w and the
+   references (args[1]) read into it. With `single`, one str as hypotheses is accepted and left
+   to the caller (*hyps NULL, no references read). 0, or -1 with an exception set and nothing held. */
+static int
+chrf_begin(PyObject *module, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t extra, const char *usage,
+           int single, ChrfSettings *s, ChrfWork *own, ChrfWork **w, PyObject **hyps)
+{
+    *w = NULL;
+    *hyps = NULL;
+    if (nargs != 3 && (extra == 0 || nargs != extra)) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (chrf_read_settings(args[2], s) < 0) {
+        return -1;
+    }
+    if (PyUnicode_Check(args[0])) {
+        if (!single) {
+            PyErr_SetString(PyExc_TypeError, "hypotheses must be a sequence of str, not a str");
+            return -1;
+        }
+    }
+    else if ((*hyps = PySequence_Fast(args[0], "hypotheses must be a sequence of str")) == NULL) {
+        return -1;
+    }
+    if ((*w = chrf_acquire(module, own)) == NULL) {
+        Py_CLEAR(*hyps);
+        return -1;
+    }
+    if (*hyps != NULL && chrf_shared_references(*w, args[1], s, 0) < 0) {
+        chrf_release(module, *w);
+        *w = NULL;
+        Py_CLEAR(*hyps);
+        return -1;
+    }
+    return 0;
 }
 
 /* chrf_sentences(hypotheses, references, settings[, cls, fields]) -> for each hypothesis its
@@ -1499,38 +1636,20 @@ chrf_sentences(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     ChrfWork own, *w = NULL;
     PyObject *hyps = NULL, *result = NULL, *cls = NULL, *fields = NULL;
     Py_ssize_t n, i;
-    int single;
-    if (nargs != 3 && nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "chrf_sentences(hypotheses, references, settings[, cls, fields])");
+    if (chrf_begin(module, args, nargs, 5, "chrf_sentences(hypotheses, references, settings[, cls, fields])", 1,
+                   &s, &own, &w, &hyps) < 0) {
         return NULL;
     }
     if (nargs == 5) {
         cls = args[3];
         fields = args[4];
     }
-    if (chrf_read_settings(args[2], &s) < 0) {
-        return NULL;
-    }
-    single = PyUnicode_Check(args[0]);
-    if (!single) {
-        hyps = PySequence_Fast(args[0], "hypotheses must be a sequence of str");
-        if (hyps == NULL) {
-            return NULL;
-        }
-    }
-    if ((w = chrf_acquire(module, &own)) == NULL) {
-        Py_XDECREF(hyps);
-        return NULL;
-    }
-    if (single) {  /* one sentence: nothing is kept for a next hypothesis */
+    if (hyps == NULL) {  /* one sentence: nothing is kept for a next hypothesis */
         const int64_t *best;
         if (chrf_single(w, args[0], args[1], &s, 1, &best) == 0) {
             double score = chrf_f(best, s.order, &s);
             result = cls != NULL ? chrf_score_object(module, cls, fields, score) : PyFloat_FromDouble(score);
         }
-        goto done;
-    }
-    if (chrf_shared_references(w, args[1], &s) < 0) {
         goto done;
     }
     n = PySequence_Fast_GET_SIZE(hyps);
@@ -1568,29 +1687,11 @@ chrf_pairwise(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     ChrfWork own, *w = NULL;
     PyObject *hyps = NULL, *result = NULL;
     Py_ssize_t n, i, k, width;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "chrf_pairwise(hypotheses, references, settings)");
-        return NULL;
-    }
-    if (chrf_read_settings(args[2], &s) < 0) {
+    if (chrf_begin(module, args, nargs, 0, "chrf_pairwise(hypotheses, references, settings)", 0,
+                   &s, &own, &w, &hyps) < 0) {
         return NULL;
     }
     width = 3 * s.order;
-    if (PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "hypotheses must be a sequence of str, not a str");
-        return NULL;
-    }
-    hyps = PySequence_Fast(args[0], "hypotheses must be a sequence of str");
-    if (hyps == NULL) {
-        return NULL;
-    }
-    if ((w = chrf_acquire(module, &own)) == NULL) {
-        Py_DECREF(hyps);
-        return NULL;
-    }
-    if (chrf_shared_references(w, args[1], &s) < 0) {
-        goto done;
-    }
     n = PySequence_Fast_GET_SIZE(hyps);
     if ((result = PyList_New(n)) == NULL) {
         goto done;
@@ -1630,27 +1731,9 @@ chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *hyps = NULL, *result = NULL;
     Py_ssize_t n, i, k, n_refs;
     int64_t *ref_totals = NULL, *row = NULL;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "chrf_aggregate(hypotheses, references, settings)");
+    if (chrf_begin(module, args, nargs, 0, "chrf_aggregate(hypotheses, references, settings)", 0,
+                   &s, &own, &w, &hyps) < 0) {
         return NULL;
-    }
-    if (chrf_read_settings(args[2], &s) < 0) {
-        return NULL;
-    }
-    if (PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "hypotheses must be a sequence of str, not a str");
-        return NULL;
-    }
-    hyps = PySequence_Fast(args[0], "hypotheses must be a sequence of str");
-    if (hyps == NULL) {
-        return NULL;
-    }
-    if ((w = chrf_acquire(module, &own)) == NULL) {
-        Py_DECREF(hyps);
-        return NULL;
-    }
-    if (chrf_shared_references(w, args[1], &s) < 0) {
-        goto done;
     }
     n_refs = w->n_refs;
     ref_totals = PyMem_Calloc((size_t)s.order + 1, sizeof(int64_t));
@@ -1693,9 +1776,9 @@ chrf_aggregate(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 continue;
             }
             if (kind == 0) {
-                chrf_char_ids(w, 0);
+                chrf_token_ids(w, 0, 0, w->uni);
             }
-            else if (chrf_word_ids(w, 0) < 0) {
+            else if (chrf_token_ids(w, 1, 0, w->uni) < 0) {
                 Py_CLEAR(result);
                 goto done;
             }
@@ -1753,6 +1836,9 @@ done:
      "hypothesis against its segment's references (a sequence of str each), or with rows false their\n" \
      "column sums. settings: (char_order, word_order, float(beta ** 2), float(1 + beta ** 2), lowercase,\n" \
      "whitespace, eps_smoothing)."}, \
+    {"chrf_systems", (PyCFunction)(void (*)(void))chrf_systems, METH_FASTCALL, \
+     "chrf_systems(systems, references, settings, rows) -> per system, chrf_statistics(system,\n" \
+     "references, settings, rows): each segment's references read once for all the systems."}, \
     {"chrf_sentences", (PyCFunction)(void (*)(void))chrf_sentences, METH_FASTCALL, \
      "chrf_sentences(hypotheses, references, settings[, cls, fields]) -> the sentence chrF of each\n" \
      "hypothesis against the same references (floats, or instances of cls whose __dict__ is fields\n" \

@@ -125,6 +125,52 @@ def test_every_option_on_real_segments(options: dict[str, Any], both: Callable[.
                                                                                              refs[0][:15])
 
 
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "chrF2")
+def test_several_systems_share_each_segments_references(options: dict[str, Any],
+                                                        both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    """chunk_rows and chunk_statistics of several systems (``chrf_systems``: each segment's references
+    read once for all) give each system's rows alone, compiled and pure, with one and two references."""
+    paths = system_paths(CHRF_TER_SET)
+    systems = [list(hypotheses(CHRF_TER_SET, system_name(p)))[:200] for p in paths[:3]]
+    refs = references(CHRF_TER_SET)
+    systems.append(list(refs[0][:200])[::-1])  # a system whose lines are other segments' references
+    compiled, python = both(**options)
+    for streams in ([refs[0][:200]], [refs[0][:200], systems[0][::-1]]):
+        segments = [tuple(r) for r in zip(*streams)]
+        expected = [python.chunk_rows([system], segments)[0] for system in systems]
+        assert compiled.chunk_rows(systems, segments) == expected
+        assert compiled.chunk_rows(systems[:1], segments) == expected[:1]
+        sums = [s.values for s in python.chunk_statistics(systems, segments)]
+        assert [s.values for s in compiled.chunk_statistics(systems, segments)] == sums
+
+
+def test_several_systems_report_the_error_one_system_reports(both: Callable[..., tuple[CHRF, CHRF]]) -> None:
+    compiled, _ = both()
+    segments = [("a b",), ("c",)]
+    with pytest.raises(TypeError, match="hypothesis 2 is bytes") as one:
+        compiled.chunk_rows([["x", b"y"]], segments)  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="hypothesis 2 is bytes") as several:
+        compiled.chunk_rows([["x", "y"], ["x", b"y"]], segments)  # type: ignore[list-item]
+    assert str(several.value) == str(one.value)
+
+
+def test_chrf_systems_refuses_what_it_cannot_read() -> None:
+    speedups = pytest.importorskip("bleucli._speedups")
+    settings = CHRF()._compiled_settings
+    assert speedups.chrf_systems([], [("a",)], settings, True) == []
+    assert speedups.chrf_systems([[], []], [], settings, False) == [[0] * 18, [0] * 18]
+    with pytest.raises(TypeError, match="hypothesis 1"):
+        speedups.chrf_systems([["a"], [b"a"]], [("a",)], settings, True)
+    with pytest.raises(TypeError, match="segment 2"):
+        speedups.chrf_systems([["a", "b"]], [("a",), "b"], settings, True)  # a str is not a segment's references
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        speedups.chrf_systems([["a"]], [()], settings, True)
+    with pytest.raises(ValueError, match="as many hypotheses"):
+        speedups.chrf_systems([["a"], ["a", "b"]], [("a",)], settings, True)
+    with pytest.raises(TypeError):
+        speedups.chrf_systems([["a"]], [("a",)], settings)
+
+
 # -- random strings -------------------------------------------------------------------------
 
 
@@ -276,6 +322,7 @@ def test_no_memory_is_kept_by_the_c_paths(times: int, both: Callable[..., tuple[
         "references=": lambda: kept.corpus_score([hyp, hyp.upper(), ""]),
         "pairwise": lambda: compiled.pairwise_scores([hyp, "x"], refs),
         "aggregate": lambda: aggregate_chrf_scores(compiled, [hyp, "x"], refs),
+        "systems": lambda: compiled.chunk_rows([[hyp, "x"], ["x", hyp]], [tuple(refs), ("y", "z")]),
         "error": lambda: pytest.raises(TypeError, compiled._compiled_statistics, [hyp, 1], [refs, refs],
                                        compiled._compiled_settings, True),
     }

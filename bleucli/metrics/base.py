@@ -152,7 +152,14 @@ def reference_segments(references: Sequence[Sequence[str | None]]) -> list[tuple
         hint = ("; if each inner list holds one segment's references, pass [list(s) for s in zip(*refs)]"
                 if len(lengths) > _LISTED_STREAMS else "")
         raise StreamLengthError(f"reference streams have different lengths ({_stream_lengths(lengths)}){hint}")
+    # Streams of plain str only (the usual case) need no check per segment: zip's tuples are what
+    # _present would return, at a tenth of the cost (one set of types per stream, in C).
+    if all(set(map(type, stream)) <= _ONLY_STR for stream in references):
+        return list(zip(*references))
     return [_present(position, refs) for position, refs in enumerate(zip(*references), 1)]
+
+
+_ONLY_STR = frozenset((str,))
 
 
 def _aligned(hypotheses: Iterable[Any], streams: Sequence[Sequence[Any]]) -> Iterator[tuple[int, Any, tuple]]:

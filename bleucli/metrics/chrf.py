@@ -391,6 +391,7 @@ class CHRF(Metric[ChrfRefData]):
         self._compiled_sentences: Any = getattr(compiled, "chrf_sentences", None)
         self._compiled_pairwise: Any = getattr(compiled, "chrf_pairwise", None)
         self._compiled_aggregate: Any = getattr(compiled, "chrf_aggregate", None)
+        self._compiled_systems: Any = getattr(compiled, "chrf_systems", None)
         #: the options as the C functions take them; beta ** 2 as the float Python's int * float makes of it
         self._compiled_settings = (self.char_order, self.word_order, float(self.beta ** 2),
                                    float(1 + self.beta ** 2), self.lowercase, self.whitespace, self.eps_smoothing)
@@ -498,17 +499,31 @@ class CHRF(Metric[ChrfRefData]):
                    references: Sequence[tuple[str, ...]]) -> list[list[list[Any]]]:
         if self._compiled_statistics is None:
             return super().chunk_rows(systems, references)
-        # Each system on its own: reading a segment's references again in C costs less than keeping them.
+        return self._compiled_chunk(systems, references, True)
+
+    def _compiled_chunk(self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]],
+                        rows: bool) -> list[Any]:
+        """Each system's rows (or their sums) in C.
+
+        One system is scored on its own (reading a segment's references again costs less than
+        making them into profiles); two or more share each segment's profiles (``chrf_systems``:
+        two thirds of the time for 8 systems). Should that fail, the systems are scored one by
+        one, so that the error is the one a single system gives.
+        """
         statistics, settings = self._compiled_statistics, self._compiled_settings
-        return [statistics(system, references, settings, True) for system in systems]
+        if len(systems) > 1 and self._compiled_systems is not None:
+            try:
+                return self._compiled_systems(systems, references, settings, rows)
+            except Exception:  # the same call per system raises the error to report
+                pass
+        return [statistics(system, references, settings, rows) for system in systems]
 
     def chunk_statistics(self, systems: Sequence[Sequence[str]],
                          references: Sequence[tuple[str, ...]]) -> list[Statistics]:
         if self._compiled_statistics is None or not references:
             return super().chunk_statistics(systems, references)
-        statistics, settings = self._compiled_statistics, self._compiled_settings
         segments = len(references)
-        return [Statistics(tuple(statistics(system, references, settings, False)), segments) for system in systems]
+        return [Statistics(tuple(sums), segments) for sums in self._compiled_chunk(systems, references, False)]
 
     def _best(self, hyp_length: int, hyp_n_words: int, matched: Iterable[_Matched], n_refs: int) -> list[int]:
         """The statistics against the reference with the highest F score (the first of equals)."""
