@@ -12,7 +12,9 @@ from bleucli.cli import _BLAS_THREAD_VARIABLES, _one_blas_thread
 @pytest.fixture
 def no_thread_variables(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     for name in _BLAS_THREAD_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+        # set first, so that monkeypatch records the variable and restores (removes) what the test sets
+        monkeypatch.setenv(name, "0")
+        monkeypatch.delenv(name)
     return monkeypatch
 
 
