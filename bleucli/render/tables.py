@@ -11,7 +11,11 @@ both), with no layout code of its own. What is added here:
   tabulate splits them) with a space, as a tabular row is one line
   (tabulate's LaTeX formats have no multi-line rows).
 
-tabulate is imported when the first table is drawn, not with ``bleucli.render``.
+tabulate is imported when the first table is drawn, not with ``bleucli.render``,
+and not at all for the common ``fancy_grid`` of plain text (see
+:func:`_plain_grid`): importing tabulate (which reads its own version through
+``importlib.metadata``) is about 4% of the instructions of a ``-pbs`` run over
+eight systems.
 """
 
 from __future__ import annotations
@@ -52,10 +56,76 @@ def fancy_grid(headers: Sequence[str], rows: Sequence[Sequence[object]], aligns:
 
     ``aligns`` gives ``left``/``right``/``center`` per column and applies to
     the header as well. Returns the lines joined by ``\\n``, without a final
-    newline.
+    newline. A table of plain text is drawn here, any other by tabulate: the
+    same bytes either way (``tests/test_tables_plain_grid.py`` compares them).
     """
     _check(headers, rows, aligns)
-    return _tabulate(headers, rows, aligns, "fancy_grid")
+    drawn = _plain_grid(headers, rows, aligns)
+    return drawn if drawn is not None else _tabulate(headers, rows, aligns, "fancy_grid")
+
+
+#: Characters whose width is one column for tabulate with or without ``wcwidth``, and that
+#: no rule of tabulate treats specially: printable ASCII, the line feed that splits a cell
+#: into lines, and the two non-ASCII characters bleucli's own cells hold (``μ ± 95% CI``).
+_PLAIN = re.compile(r"[\x20-\x7e\nμ±]*\Z")
+
+
+def _plain_grid(headers: Sequence[str], rows: Sequence[Sequence[object]], aligns: Sequence[str]) -> str | None:
+    """tabulate's ``fancy_grid`` (``disable_numparse``, one alignment per column) for plain text, else None.
+
+    Why not always tabulate: its import is about 4% of a ``-pbs`` run over eight
+    systems. Why this is still tabulate's layout: only cells of :data:`_PLAIN`
+    characters are drawn here, where tabulate's rules reduce to these: every
+    cell and header is a ``str``, a cell is stripped of surrounding whitespace, a
+    column is as wide as its widest line or its header plus two, a cell's lines
+    are aligned one by one and the rows' lines are padded at the bottom with
+    blanks. Anything else (wide or zero-width characters, colour codes, tabs,
+    other line breaks, non-string cells, an empty table) returns None, and
+    tabulate draws it.
+    """
+    if not rows or not all(type(h) is str and _PLAIN.match(h) for h in headers):
+        return None
+    table: list[list[str]] = []
+    for row in rows:
+        cells = [cell for cell in row if type(cell) is str and _PLAIN.match(cell)]
+        if len(cells) != len(row):
+            return None
+        table.append([cell.strip() for cell in cells])
+    multiline = any("\n" in text for text in headers) or any("\n" in str(cell) for row in rows for cell in row)
+
+    def width(text: str) -> int:
+        return max(map(len, text.split("\n"))) if multiline else len(text)
+
+    def pad(text: str, align: str, column_width: int) -> str:
+        return "\n".join(format(line, _FORMATS[align] + str(column_width)) for line in text.split("\n"))
+
+    widths = [max(max(width(row[k]) for row in table), width(header) + 2) for k, header in enumerate(headers)]
+    header_row = [pad(header, align, w) for header, align, w in zip(headers, aligns, widths)]
+    body = [["\n".join(format(line, _FORMATS[align] + str(w)) for line in cell.splitlines())
+             for cell, align, w in zip(row, aligns, widths)] for row in table]
+
+    def rule(left: str, fill: str, cross: str, right: str) -> str:
+        return left + cross.join(fill * (w + 2) for w in widths) + right
+
+    def draw(cells: Sequence[str]) -> list[str]:
+        lines = [cell.splitlines() for cell in cells]
+        height = max(map(len, lines)) if multiline else 1  # tabulate draws no line for a row of empty lines
+        return [("│" + "│".join(" " + (cell_lines[i] if i < len(cell_lines) else " " * w) + " "
+                                 for cell_lines, w in zip(lines, widths)) + "│").rstrip()
+                for i in range(height)]
+
+    out = [rule("╒", "═", "╤", "╕"), *draw(header_row), rule("╞", "═", "╪", "╡")]
+    for i, cells in enumerate(body):
+        if i:
+            out.append(rule("├", "─", "┼", "┤"))
+        out += draw(cells)
+    out.append(rule("╘", "═", "╧", "╛"))
+    return "\n".join(out)
+
+
+#: tabulate's padding of a cell's line (``_padright``/``_padleft``/``_padboth``): ``format`` with these
+#: (centring puts an odd space on the right, as ``format`` does and ``str.center`` does not always).
+_FORMATS = {"left": "<", "right": ">", "center": "^"}
 
 
 def simple_table(headers: Sequence[str], rows: Sequence[Sequence[object]], aligns: Sequence[str]) -> str:
