@@ -41,7 +41,6 @@ numpy is imported inside the functions that need it, so importing this module
 from __future__ import annotations
 
 import math
-import statistics as _stats
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -570,6 +569,8 @@ def confidence_interval(
     matrix = _as_matrix(stats, "statistics")
     corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)), nrefs)
     (sums,) = _seeded_bootstrap_sums([matrix], seed, n_samples)
+    import statistics as _stats  # here: it imports fractions, decimal and random, which -pbs never needs
+
     ordered = sorted(_score_matrix(metric, sums).tolist())
     low = n_samples // 40
     high = n_samples - low - 1
