@@ -203,6 +203,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     the ``with`` blocks that opened them.
     """
     _one_blas_thread()
+    _fewer_collections()
     try:
         cli.main(argv, prog_name="bleucli")
     finally:
@@ -227,6 +228,24 @@ def _one_blas_thread() -> None:
     """
     if not any(name in os.environ for name in _BLAS_THREAD_VARIABLES):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
+#: Allocations between two young-generation collections of the command line (CPython's default: 700).
+COLLECTION_THRESHOLD = 200_000
+
+
+def _fewer_collections() -> None:
+    """Collect cycles every 200,000 allocations instead of every 700, in this process only.
+
+    A run allocates few cycles (scores and rows are freed by their reference counts), but each
+    collection walks every young object, and each full one every object of the imported modules:
+    the default thresholds cost about 2.5% of the instructions of a ``-pbs`` run over eight
+    systems, mostly while numpy is imported, for no memory returned. Cycles are still collected, so
+    memory stays bounded. The library, used inside other programs, leaves their collector alone.
+    """
+    import gc
+
+    gc.set_threshold(COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def run(argv: Sequence[str] | None = None) -> int:
