@@ -2589,9 +2589,11 @@ newlines(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
 
 #include "_speedups_chrf.c"
 #include "_speedups_ter.c"  /* TER's edit distance with shifts: ter_edits */
+#include "_speedups_resample.c"  /* the bootstrap's resample counts: count_draws */
 
 static PyMethodDef methods[] = {
     CHRF_METHODS
+    RESAMPLE_METHODS
     {"ngram_matches", (PyCFunction)(void (*)(void))ngram_matches, METH_FASTCALL,
      "ngram_matches(hypothesis, references, max_order[, exact_str]) -> list of clipped matches, orders\n"
      "1..max_order.\n\nhypothesis and each reference: a str (characters are the tokens) or a list of str\n"

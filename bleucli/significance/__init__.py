@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..engine.executor import Workers, resolve_jobs  # noqa: F401 - resolve_jobs: one definition, re-exported
 from ..engine.progress import advance
 from ..errors import InputError, OptionError
+from ..metrics.compiled import compiled_matcher
 from ..options import (  # noqa: F401 - the seed functions are part of this module's API
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
@@ -252,10 +253,23 @@ def _randomization_draws(rng: Any, n_seg: int, n_trials: int, block: int | None 
 
 
 def _counts_into(buffer: Any, idxs: Any, n_seg: int) -> Any:
-    """Row r: how often each segment was drawn in resample r, written into ``buffer``."""
+    """Row r: how often each segment was drawn in resample r, written into ``buffer``.
+
+    The C extension's ``count_draws`` counts straight into ``buffer``; without it (or with
+    ``BLEUCLI_PURE_PYTHON=1``) :func:`_numpy_counts_into`, the reference, gives the same counts.
+    """
+    view = buffer[:idxs.shape[0]]
+    compiled = compiled_matcher()
+    if compiled is None:
+        return _numpy_counts_into(view, idxs, n_seg)
+    compiled.count_draws(idxs, view)
+    return view
+
+
+def _numpy_counts_into(view: Any, idxs: Any, n_seg: int) -> Any:
+    """:func:`_counts_into` with numpy: a block's draws offset by row and counted by one ``bincount``."""
     np = _numpy()
     rows = idxs.shape[0]
-    view = buffer[:rows]
     # a few rows at a time: the temporaries stay within _BLOCK_ELEMENTS (a block of 64 resamples of 200,000
     # segments is 100 MB of draws; counting all its rows at once took twice that again)
     step = max(1, min(rows, _BLOCK_ELEMENTS // max(1, n_seg)))
