@@ -484,6 +484,7 @@ typedef struct {
        n-gram ids, and every reference's, one after the other */
     int32_t *hyp_uni[2], *hyp_ids[2], *ref_uni[2], *ref_ids[2];
     Py_ssize_t hyp_room[2], hyp_ids_room[2], ref_room[2], ref_ids_room[2], hyp_len[2], ref_len[2];
+    int32_t hyp_first[2], hyp_end[2];  /* single use: the ids the hypothesis' tokens of each kind were given */
     Py_ssize_t matches_room, stats_room;
     Py_ssize_t dirty;    /* the most ids the table held since counts, tags and aggregate were all zero */
 } ChrfWork;
@@ -1471,6 +1472,7 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
     Py_ssize_t n, i, H = w->hyp_len[kind], R = w->ref_len[kind];
     Py_ssize_t top = Py_MIN(order, H);
     int32_t *hu = w->hyp_uni[kind], *ru = w->ref_uni[kind], *hi, *ri, *counts, *used;
+    const int32_t *prev_h, *prev_r;
     ChrfTable *table = &w->table;
     int64_t matched;
     if (chrf_reserve((void **)&w->hyp_ids[kind], &w->hyp_ids_room[kind], H + 2, sizeof(int32_t)) < 0
@@ -1482,17 +1484,16 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
     ri = w->ref_ids[kind];
     counts = w->counts;
     used = w->aggregate;
-    for (i = 0; i < H; i++) {
-        counts[hu[i]] = used[hu[i]] = 0;
-    }
+    /* the ids of the hypothesis' tokens of this kind, made together: their counters zeroed at once */
+    memset(counts + w->hyp_first[kind], 0, (size_t)(w->hyp_end[kind] - w->hyp_first[kind]) * sizeof(int32_t));
+    memset(used + w->hyp_first[kind], 0, (size_t)(w->hyp_end[kind] - w->hyp_first[kind]) * sizeof(int32_t));
     counts[-1] = used[-1] = 0;
     for (i = 0; i < H; i++) {
-        counts[hi[i] = hu[i]]++;
+        counts[hu[i]]++;
     }
     matched = 0;
     for (i = 0; i < R; i++) {
         int32_t id = ru[i];
-        ri[i] = id;
         matched += used[id]++ < counts[id];
     }
     if (top > 0) {
@@ -1507,13 +1508,16 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
         counts = w->counts;
         used = w->aggregate;
         used[-1] = 0;  /* the previous order's absent n-grams were counted there */
-        memset(counts + made, 0, (size_t)stop * sizeof(int32_t));
+        memset(counts + made, 0, (size_t)stop * sizeof(int32_t));  /* the ids this order can make */
         memset(used + made, 0, (size_t)stop * sizeof(int32_t));
         while ((Py_ssize_t)table->count + stop > (Py_ssize_t)table->limit && table->limit < CHRF_MAX_IDS) {
             if (chrf_table_grow(table) < 0) {
                 return -1;
             }
         }
+        /* the previous order's ids: the tokens' own for order 2 (hu, ru), then what the last pass wrote */
+        prev_h = n == 2 ? hu : hi;
+        prev_r = n == 2 ? ru : ri;
         if ((Py_ssize_t)table->count + stop <= (Py_ssize_t)table->limit) {
             /* room for every n-gram: interned without a test of room, the table's fields in locals */
             uint64_t *keys = table->keys;
@@ -1523,7 +1527,7 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
             const int shift = table->shift;
             int32_t count = table->count;
             for (i = 0; i < stop; i++) {
-                int32_t a = hi[i], b = hi[i + 1], id = -1;
+                int32_t a = prev_h[i], b = prev_h[i + 1], id = -1;
                 if ((used[a] > 0) & (used[b] > 0)) {
                     uint64_t key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)hu[i + n - 1];
                     size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
@@ -1549,7 +1553,7 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
         }
         else {
             for (i = 0; i < stop; i++) {
-                int32_t a = hi[i], b = hi[i + 1], id = -1;
+                int32_t a = prev_h[i], b = prev_h[i + 1], id = -1;
                 if ((used[a] > 0) & (used[b] > 0)) {
                     id = chrf_intern(table, ((uint64_t)(uint32_t)a << 32) | (uint32_t)hu[i + n - 1]);
                     if (id < 0) {
@@ -1567,7 +1571,7 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
             const size_t mask = table->mask;
             const int shift = table->shift;
             for (i = 0; i < ref_stop; i++) {
-                int32_t a = ri[i], b = ri[i + 1];
+                int32_t a = prev_r[i], b = prev_r[i + 1];
                 int32_t id = (a | b) < 0 ? -1
                     : chrf_find(keys, table_ids, mask, shift, ((uint64_t)(uint32_t)a << 32) | (uint32_t)ru[i + n - 1]);
                 ri[i] = id;
@@ -1597,10 +1601,15 @@ chrf_single(ChrfWork *w, PyObject *hypothesis, PyObject *references, const ChrfS
     if (chrf_read_line(w, hypothesis, s, "hypothesis", position) < 0) {
         return -1;
     }
-    if ((s->char_order > 0 && chrf_append_ids(w, 0, 1, &w->hyp_uni[0], &w->hyp_len[0], &w->hyp_room[0]) < 0)
-        || (s->word_order > 0 && chrf_append_ids(w, 1, 1, &w->hyp_uni[1], &w->hyp_len[1], &w->hyp_room[1]) < 0)) {
+    w->hyp_first[0] = w->table.count;
+    if (s->char_order > 0 && chrf_append_ids(w, 0, 1, &w->hyp_uni[0], &w->hyp_len[0], &w->hyp_room[0]) < 0) {
         return -1;
     }
+    w->hyp_end[0] = w->hyp_first[1] = w->table.count;
+    if (s->word_order > 0 && chrf_append_ids(w, 1, 1, &w->hyp_uni[1], &w->hyp_len[1], &w->hyp_room[1]) < 0) {
+        return -1;
+    }
+    w->hyp_end[1] = w->table.count;
     /* a tuple or list subclass (what CHRF keeps per segment) is read in place: PySequence_Fast
        would copy it into a new list, a thousand instructions a segment */
     fast = PyTuple_Check(references) || PyList_Check(references) ? (Py_INCREF(references), references)
