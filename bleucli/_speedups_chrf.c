@@ -928,6 +928,58 @@ chrf_state_free(ModuleState *state)
     }
 }
 
+/* ids[i] = the id of (ids[i], last[i]) for i < stop, interned: the n-grams of one order made from
+   the previous order's ids and their last tokens. With room for all of them in the table, without
+   a test of room per n-gram and with the table's fields in locals; -1 with an exception set. */
+static int
+chrf_intern_ngrams(ChrfTable *t, int32_t *ids, const int32_t *last, Py_ssize_t stop)
+{
+    Py_ssize_t i;
+    while ((Py_ssize_t)t->count + stop > (Py_ssize_t)t->limit && t->limit < CHRF_MAX_IDS) {
+        if (chrf_table_grow(t) < 0) {
+            return -1;
+        }
+    }
+    if ((Py_ssize_t)t->count + stop <= (Py_ssize_t)t->limit) {
+        uint64_t *keys = t->keys;
+        int32_t *table_ids = t->ids;
+        size_t *slots = t->slots;
+        const size_t mask = t->mask;
+        const int shift = t->shift;
+        int32_t count = t->count;
+        for (i = 0; i < stop; i++) {
+            uint64_t key = ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)last[i];
+            size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+            int32_t id;
+            for (;;) {
+                uint64_t k = keys[j];
+                if (k == key) {
+                    id = table_ids[j];
+                    break;
+                }
+                if (k == EMPTY_KEY) {
+                    keys[j] = key;
+                    slots[count] = j;
+                    id = table_ids[j] = count++;
+                    break;
+                }
+                j = (j + 1) & mask;
+            }
+            ids[i] = id;
+        }
+        t->count = count;
+        return 0;
+    }
+    for (i = 0; i < stop; i++) {  /* near the most ids a table holds: each n-gram checked */
+        int32_t id = chrf_intern(t, ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)last[i]);
+        if (id < 0) {
+            return -1;
+        }
+        ids[i] = id;
+    }
+    return 0;
+}
+
 /* The profiles of orders 1..order of a reference whose tokens' ids are in w->uni[0:length],
    appended to pairs (order offsets to offsets). */
 static int
@@ -941,31 +993,29 @@ chrf_add_profiles(ChrfWork *w, Py_ssize_t length, Py_ssize_t order)
     }
     for (n = 1; n <= top; n++) {
         Py_ssize_t stop = length - n + 1, distinct = 0, t;
-        if (n > 1) {
-            for (i = 0; i < stop; i++) {
-                int32_t id = chrf_intern(&w->table, ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)w->uni[i + n - 1]);
-                if (id < 0) {
-                    return -1;
-                }
-                ids[i] = id;
-            }
+        if (n > 1 && chrf_intern_ngrams(&w->table, ids, w->uni + n - 1, stop) < 0) {
+            return -1;
         }
         if (chrf_reserve_counts(w, (Py_ssize_t)w->table.count + 1) < 0
             || chrf_reserve((void **)&w->pairs, &w->pairs_room, w->n_pairs + 2 * stop, sizeof(int32_t)) < 0) {
             return -1;
         }
-        for (i = 0; i < stop; i++) {
-            int32_t id = ids[i];
-            if (w->counts[id]++ == 0) {
-                w->touched[distinct++] = id;
+        {
+            int32_t *counts = w->counts, *touched = w->touched, *pairs = w->pairs + w->n_pairs;
+            for (i = 0; i < stop; i++) {
+                int32_t id = ids[i];
+                if (counts[id]++ == 0) {
+                    touched[distinct++] = id;
+                }
             }
-        }
-        w->offsets[w->n_offsets++] = w->n_pairs;
-        for (t = 0; t < distinct; t++) {
-            int32_t id = w->touched[t];
-            w->pairs[w->n_pairs++] = id;
-            w->pairs[w->n_pairs++] = w->counts[id];
-            w->counts[id] = 0;
+            w->offsets[w->n_offsets++] = w->n_pairs;
+            for (t = 0; t < distinct; t++) {
+                int32_t id = touched[t];
+                pairs[2 * t] = id;
+                pairs[2 * t + 1] = counts[id];
+                counts[id] = 0;
+            }
+            w->n_pairs += 2 * distinct;
         }
     }
     for (; n <= order; n++) {  /* orders the reference is too short for: no n-grams */
