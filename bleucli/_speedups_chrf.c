@@ -928,6 +928,10 @@ chrf_state_free(ModuleState *state)
     }
 }
 
+/* A table is grown ahead for the n-grams of one order of a line up to this long (an order of a
+   longer one, which may repeat a few n-grams, grows it only as far as its distinct n-grams need). */
+#define CHRF_ROOM_AHEAD ((Py_ssize_t)1 << 16)
+
 /* ids[i] = the id of (ids[i], last[i]) for i < stop, interned: the n-grams of one order made from
    the previous order's ids and their last tokens. With room for all of them in the table, without
    a test of room per n-gram and with the table's fields in locals; -1 with an exception set. */
@@ -935,7 +939,7 @@ static int
 chrf_intern_ngrams(ChrfTable *t, int32_t *ids, const int32_t *last, Py_ssize_t stop)
 {
     Py_ssize_t i;
-    while ((Py_ssize_t)t->count + stop > (Py_ssize_t)t->limit && t->limit < CHRF_MAX_IDS) {
+    while (stop <= CHRF_ROOM_AHEAD && (Py_ssize_t)t->count + stop > (Py_ssize_t)t->limit && t->limit < CHRF_MAX_IDS) {
         if (chrf_table_grow(t) < 0) {
             return -1;
         }
@@ -1560,7 +1564,8 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
         used[-1] = 0;  /* the previous order's absent n-grams were counted there */
         memset(counts + made, 0, (size_t)stop * sizeof(int32_t));  /* the ids this order can make */
         memset(used + made, 0, (size_t)stop * sizeof(int32_t));
-        while ((Py_ssize_t)table->count + stop > (Py_ssize_t)table->limit && table->limit < CHRF_MAX_IDS) {
+        while (stop <= CHRF_ROOM_AHEAD && (Py_ssize_t)table->count + stop > (Py_ssize_t)table->limit
+               && table->limit < CHRF_MAX_IDS) {
             if (chrf_table_grow(table) < 0) {
                 return -1;
             }
