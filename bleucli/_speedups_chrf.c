@@ -626,6 +626,13 @@ static const unsigned char chrf_space1[256] = {
     [0x85] = 1, [0xa0] = 1,
 };
 
+/* Py_UNICODE_ISSPACE, through chrf_space1 below 256. */
+static inline int
+chrf_is_space(Py_UCS4 c)
+{
+    return c < 256 ? chrf_space1[c] : Py_UNICODE_ISSPACE(c);
+}
+
 /* The line's code points (lowercased as str.lower() does), its characters and its words,
    into w->text, w->chars and w->spans. */
 static int
@@ -723,6 +730,22 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
         w->n_words = 0;
         return 0;
     }
+    if (kind == PyUnicode_1BYTE_KIND && s->char_order > 0 && !s->whitespace) {
+        /* the text and its characters without whitespace in one pass, as above */
+        const Py_UCS1 *bytes = data;
+        Py_UCS4 *text = w->text, *chars = w->chars;
+        for (i = 0; i < length; i++) {
+            Py_UCS4 c = bytes[i];
+            c += (Py_UCS4)(ascii_lower & (c - 'A' <= 'Z' - 'A')) << 5;
+            text[i] = c;
+            chars[n_chars] = c;
+            n_chars += !chrf_space1[c];
+        }
+        Py_XDECREF(lowered);
+        w->n_text = length;
+        w->n_chars = n_chars;
+        return chrf_find_words(w, s);
+    }
     if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *bytes = data;
         for (i = 0; i < length; i++) {
@@ -748,7 +771,7 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
         else {
             for (i = 0; i < length; i++) {
                 Py_UCS4 c = w->text[i];
-                if (!Py_UNICODE_ISSPACE(c)) {
+                if (!chrf_is_space(c)) {
                     w->chars[n_chars++] = c;
                 }
             }
@@ -772,14 +795,14 @@ chrf_find_words(ChrfWork *w, const ChrfSettings *s)
         i = 0;
         while (i < length) {
             Py_ssize_t start;
-            while (i < length && Py_UNICODE_ISSPACE(w->text[i])) {
+            while (i < length && chrf_is_space(w->text[i])) {
                 i++;
             }
             if (i == length) {
                 break;
             }
             start = i;
-            while (i < length && !Py_UNICODE_ISSPACE(w->text[i])) {
+            while (i < length && !chrf_is_space(w->text[i])) {
                 i++;
             }
             if (i - start > 1 && chrf_is_punctuation(w->text[i - 1])) {
