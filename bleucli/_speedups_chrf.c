@@ -19,7 +19,11 @@
  * A hypothesis is only looked up: an n-gram the references lack has no id, nor has any
  * n-gram that extends it, and once an order has no id at all no higher order can match. Its
  * counts go to an array indexed by id, and the clipped matches against a reference are
- * sum(min(hypothesis count, reference count)) over the reference's profile. Tables are
+ * sum(min(hypothesis count, reference count)) over the reference's profile; with up to four
+ * references, each reference's count of each id is in an array too, and the j-th occurrence of
+ * an n-gram in the hypothesis matches where a reference has it more than j times: the matches
+ * are summed as the hypothesis is counted (chrf_match_one, chrf_match_kind). A character of the
+ * basic plane finds its id in a map by code point (ChrfCharId), without hashing. Tables are
  * emptied through the list of slots they filled, never by clearing all their memory, so one
  * huge line does not slow the segments after it.
  *
