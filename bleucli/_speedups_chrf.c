@@ -624,7 +624,7 @@ static inline int chrf_find_words(ChrfWork *w, const ChrfSettings *s);
 
 /* Py_UNICODE_ISSPACE of the code points below 256 (what str.split() splits on among them: \t \n
    \v \f \r, \x1c..\x1f, space, \x85, \xa0), a load per character instead of two tests;
-   test_chrf_compiled checks it against str.split(). */
+   tests/test_chrf_compiled_paths.py checks it against str.split(). */
 static const unsigned char chrf_space1[256] = {
     [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1,
     [0x85] = 1, [0xa0] = 1,
