@@ -19,7 +19,11 @@
  * A hypothesis is only looked up: an n-gram the references lack has no id, nor has any
  * n-gram that extends it, and once an order has no id at all no higher order can match. Its
  * counts go to an array indexed by id, and the clipped matches against a reference are
- * sum(min(hypothesis count, reference count)) over the reference's profile. Tables are
+ * sum(min(hypothesis count, reference count)) over the reference's profile; with up to four
+ * references, each reference's count of each id is in an array too, and the j-th occurrence of
+ * an n-gram in the hypothesis matches where a reference has it more than j times: the matches
+ * are summed as the hypothesis is counted (chrf_match_one, chrf_match_kind). A character of the
+ * basic plane finds its id in a map by code point (ChrfCharId), without hashing. Tables are
  * emptied through the list of slots they filled, never by clearing all their memory, so one
  * huge line does not slow the segments after it.
  *
@@ -440,15 +444,27 @@ typedef struct {
     Py_ssize_t at[2];  /* single use: where its character and word ids start in ChrfWork.ref_uni[kind] */
 } ChrfRef;
 
+/* A character's id in the table, cached per code point below CHRF_CHARMAP (see chrf_token_ids):
+   valid while gen is the work's chars_gen, which moves on each time the table is emptied. */
+typedef struct {
+    uint32_t gen;
+    int32_t id;
+} ChrfCharId;
+
+#define CHRF_CHARMAP ((Py_UCS4)1 << 16)
+
 typedef struct {
     ChrfTable table;
     ChrfWords words;
+    ChrfCharId *char_ids;  /* CHRF_CHARMAP entries: the basic multilingual plane; beyond, the table */
+    uint32_t chars_gen;
     Py_UCS4 *text;       /* the current line's code points (lowercased) */
     Py_UCS4 *chars;      /* ... without whitespace (unless kept) */
     Py_ssize_t *spans;   /* its words: start, end, start, end... */
     int32_t *uni, *ids;  /* per position: the token's id, the id of the n-gram starting there */
     Py_ssize_t line_room, sized_room, n_text, n_chars, n_words;
-    int32_t *counts;     /* per n-gram id: a count, 0 between uses */
+    /* the arrays per n-gram id (chrf_grow_ids) have an item [-1] too: an absent n-gram's */
+    int32_t *counts;     /* per n-gram id: a count, 0 between uses ([-1]: meaningless) */
     int32_t *touched;    /* the ids counts holds non-zero */
     int32_t *tags;       /* chrf_single: per id, 1 + the last reference that has it, 0: none */
     int32_t *aggregate;  /* per n-gram id: summed reference counts (chrf_aggregate); chrf_single: the
@@ -460,31 +476,42 @@ typedef struct {
     Py_ssize_t n_offsets, offsets_room;
     ChrfRef *refs;
     Py_ssize_t n_refs, refs_room;
+    int32_t *ref_counts; /* with few shared references (dense_refs): per n-gram id, per reference, its
+                            count there ([id * n_refs + k]), so a hypothesis is matched as it is counted;
+                            ref_counts[-1] is 0 (one reference: an absent n-gram matches nothing) */
+    int32_t *ref_counts_base;
+    Py_ssize_t ref_counts_room;
+    int dense_refs;
     int64_t *matches;    /* per reference, per order: the clipped matches of the current hypothesis */
     int64_t *stats;      /* per reference: its statistics row */
     /* single use (chrf_single): per kind (characters, words), the hypothesis' token ids and
        n-gram ids, and every reference's, one after the other */
     int32_t *hyp_uni[2], *hyp_ids[2], *ref_uni[2], *ref_ids[2];
     Py_ssize_t hyp_room[2], hyp_ids_room[2], ref_room[2], ref_ids_room[2], hyp_len[2], ref_len[2];
+    int32_t hyp_first[2], hyp_end[2];  /* single use: the ids the hypothesis' tokens of each kind were given */
     Py_ssize_t matches_room, stats_room;
     Py_ssize_t dirty;    /* the most ids the table held since counts, tags and aggregate were all zero */
 } ChrfWork;
+
+static void chrf_free_ids(int32_t *array);
 
 static void
 chrf_work_free(ChrfWork *w)
 {
     chrf_table_free(&w->table);
     chrf_words_free(&w->words);
+    PyMem_Free(w->char_ids);
     PyMem_Free(w->text);
     PyMem_Free(w->chars);
     PyMem_Free(w->spans);
     PyMem_Free(w->uni);
     PyMem_Free(w->ids);
-    PyMem_Free(w->counts);
-    PyMem_Free(w->touched);
-    PyMem_Free(w->tags);
-    PyMem_Free(w->aggregate);
+    chrf_free_ids(w->counts);
+    chrf_free_ids(w->touched);
+    chrf_free_ids(w->tags);
+    chrf_free_ids(w->aggregate);
     PyMem_Free(w->pairs);
+    PyMem_Free(w->ref_counts_base);
     PyMem_Free(w->offsets);
     PyMem_Free(w->refs);
     PyMem_Free(w->matches);
@@ -506,6 +533,13 @@ chrf_work_init(ChrfWork *w)
         chrf_work_free(w);
         return -1;
     }
+    w->char_ids = PyMem_Calloc(CHRF_CHARMAP, sizeof(ChrfCharId));  /* generation 0: nothing */
+    if (w->char_ids == NULL) {
+        chrf_work_free(w);
+        PyErr_NoMemory();
+        return -1;
+    }
+    w->chars_gen = 1;
     return 0;
 }
 
@@ -533,20 +567,33 @@ chrf_reserve(void **buffer, Py_ssize_t *room, Py_ssize_t need, size_t size)
     return 0;
 }
 
-/* *array (of int32_t, room for `old` items) grown to `room` items, the new ones zeroed if `zero`. */
+/* *array (of int32_t, room for `old` ids) grown to `room` ids, the new ones zeroed if `zero`. An
+   array indexed by n-gram id has an item before its first, (*array)[-1], 0 when it is made: an
+   absent n-gram (-1) is counted or tested there without a branch (chrf_match_one, chrf_single_one). */
 static int
 chrf_grow_ids(int32_t **array, Py_ssize_t old, Py_ssize_t room, int zero)
 {
-    int32_t *grown = PyMem_Realloc(*array, (size_t)room * sizeof(int32_t));
+    int32_t *base = *array != NULL ? *array - 1 : NULL;
+    int32_t *grown = PyMem_Realloc(base, (size_t)(room + 1) * sizeof(int32_t));
     if (grown == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    *array = grown;
+    if (base == NULL) {
+        grown[0] = 0;
+    }
+    *array = grown + 1;
     if (zero) {
-        memset(grown + old, 0, (size_t)(room - old) * sizeof(int32_t));
+        memset(grown + 1 + old, 0, (size_t)(room - old) * sizeof(int32_t));
     }
     return 0;
+}
+
+/* An array of chrf_grow_ids freed. */
+static void
+chrf_free_ids(int32_t *array)
+{
+    PyMem_Free(array != NULL ? array - 1 : NULL);
 }
 
 /* counts, tags, touched and aggregate with room for `need` ids. */
@@ -574,6 +621,21 @@ chrf_is_punctuation(Py_UCS4 c)
 }
 
 static inline int chrf_find_words(ChrfWork *w, const ChrfSettings *s);
+
+/* Py_UNICODE_ISSPACE of the code points below 256 (what str.split() splits on among them: \t \n
+   \v \f \r, \x1c..\x1f, space, \x85, \xa0), a load per character instead of two tests;
+   tests/test_chrf_compiled_paths.py checks it against str.split(). */
+static const unsigned char chrf_space1[256] = {
+    [9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [32] = 1,
+    [0x85] = 1, [0xa0] = 1,
+};
+
+/* Py_UNICODE_ISSPACE, through chrf_space1 below 256. */
+static inline int
+chrf_is_space(Py_UCS4 c)
+{
+    return c < 256 ? chrf_space1[c] : Py_UNICODE_ISSPACE(c);
+}
 
 /* The line's code points (lowercased as str.lower() does), its characters and its words,
    into w->text, w->chars and w->spans. */
@@ -647,15 +709,23 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
     data = PyUnicode_DATA(line);
     if (kind == PyUnicode_1BYTE_KIND && s->char_order > 0 && !s->whitespace && s->word_order == 0) {
         /* chrF of most lines: the characters without whitespace in one pass (without words, the
-           text itself is not needed) */
+           text itself is not needed); every character is stored and the count moves past it
+           unless it is whitespace, without a branch per character */
         const Py_UCS1 *bytes = data;
-        for (i = 0; i < length; i++) {
-            Py_UCS4 c = bytes[i];
-            if (ascii_lower && c >= 'A' && c <= 'Z') {
-                c += 'a' - 'A';
+        Py_UCS4 *chars = w->chars;
+        if (ascii_lower) {
+            for (i = 0; i < length; i++) {
+                Py_UCS4 c = bytes[i];
+                c += (Py_UCS4)(c - 'A' <= 'Z' - 'A') << 5;  /* 'A'..'Z' to 'a'..'z' */
+                chars[n_chars] = c;
+                n_chars += !chrf_space1[c];
             }
-            if (!Py_UNICODE_ISSPACE(c)) {
-                w->chars[n_chars++] = c;
+        }
+        else {
+            for (i = 0; i < length; i++) {
+                Py_UCS4 c = bytes[i];
+                chars[n_chars] = c;
+                n_chars += !chrf_space1[c];
             }
         }
         Py_XDECREF(lowered);
@@ -663,6 +733,22 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
         w->n_chars = n_chars;
         w->n_words = 0;
         return 0;
+    }
+    if (kind == PyUnicode_1BYTE_KIND && s->char_order > 0 && !s->whitespace) {
+        /* the text and its characters without whitespace in one pass, as above */
+        const Py_UCS1 *bytes = data;
+        Py_UCS4 *text = w->text, *chars = w->chars;
+        for (i = 0; i < length; i++) {
+            Py_UCS4 c = bytes[i];
+            c += (Py_UCS4)(ascii_lower & (c - 'A' <= 'Z' - 'A')) << 5;
+            text[i] = c;
+            chars[n_chars] = c;
+            n_chars += !chrf_space1[c];
+        }
+        Py_XDECREF(lowered);
+        w->n_text = length;
+        w->n_chars = n_chars;
+        return chrf_find_words(w, s);
     }
     if (kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *bytes = data;
@@ -689,7 +775,7 @@ chrf_read_line(ChrfWork *w, PyObject *line, const ChrfSettings *s, const char *w
         else {
             for (i = 0; i < length; i++) {
                 Py_UCS4 c = w->text[i];
-                if (!Py_UNICODE_ISSPACE(c)) {
+                if (!chrf_is_space(c)) {
                     w->chars[n_chars++] = c;
                 }
             }
@@ -713,14 +799,14 @@ chrf_find_words(ChrfWork *w, const ChrfSettings *s)
         i = 0;
         while (i < length) {
             Py_ssize_t start;
-            while (i < length && Py_UNICODE_ISSPACE(w->text[i])) {
+            while (i < length && chrf_is_space(w->text[i])) {
                 i++;
             }
             if (i == length) {
                 break;
             }
             start = i;
-            while (i < length && !Py_UNICODE_ISSPACE(w->text[i])) {
+            while (i < length && !chrf_is_space(w->text[i])) {
                 i++;
             }
             if (i - start > 1 && chrf_is_punctuation(w->text[i - 1])) {
@@ -756,6 +842,10 @@ chrf_forget_references(ChrfWork *w)
         w->dirty = w->table.count;
     }
     chrf_table_clear(&w->table);
+    if (++w->chars_gen == 0) {  /* wrapped: an entry of generation 1 could look current */
+        memset(w->char_ids, 0, CHRF_CHARMAP * sizeof(ChrfCharId));
+        w->chars_gen = 1;
+    }
     chrf_words_clear(&w->words);
     w->n_pairs = 0;
     w->n_offsets = 0;
@@ -765,7 +855,8 @@ chrf_forget_references(ChrfWork *w)
 /* Buffers kept between calls up to about this many bytes; beyond, freed after the call. */
 #define CHRF_KEPT_BYTES ((size_t)1 << 20)
 
-/* Roughly the bytes the work's buffers hold. */
+/* Roughly the bytes the work's buffers hold that grow with the input (char_ids, always the same
+   size, is not counted). */
 static size_t
 chrf_work_bytes(const ChrfWork *w)
 {
@@ -775,6 +866,7 @@ chrf_work_bytes(const ChrfWork *w)
         + (w->words.mask + 1) * sizeof(int32_t)
         + (size_t)w->line_room * (2 * sizeof(Py_UCS4) + 2 * sizeof(Py_ssize_t) + 2 * sizeof(int32_t))
         + (size_t)w->counts_room * 4 * sizeof(int32_t) + (size_t)w->pairs_room * sizeof(int32_t)
+        + (size_t)w->ref_counts_room * sizeof(int32_t)
         + (size_t)w->offsets_room * sizeof(Py_ssize_t) + (size_t)w->refs_room * sizeof(ChrfRef)
         + (size_t)(w->matches_room + w->stats_room) * sizeof(int64_t);
     int kind;
@@ -863,6 +955,62 @@ chrf_state_free(ModuleState *state)
     }
 }
 
+/* A table is grown ahead for the n-grams of one order of a line up to this long (an order of a
+   longer one, which may repeat a few n-grams, grows it only as far as its distinct n-grams need). */
+#define CHRF_ROOM_AHEAD ((Py_ssize_t)1 << 16)
+
+/* ids[i] = the id of (ids[i], last[i]) for i < stop, interned: the n-grams of one order made from
+   the previous order's ids and their last tokens. With room for all of them in the table, without
+   a test of room per n-gram and with the table's fields in locals; -1 with an exception set. */
+static int
+chrf_intern_ngrams(ChrfTable *t, int32_t *ids, const int32_t *last, Py_ssize_t stop)
+{
+    Py_ssize_t i;
+    while (stop <= CHRF_ROOM_AHEAD && (Py_ssize_t)t->count + stop > (Py_ssize_t)t->limit && t->limit < CHRF_MAX_IDS) {
+        if (chrf_table_grow(t) < 0) {
+            return -1;
+        }
+    }
+    if ((Py_ssize_t)t->count + stop <= (Py_ssize_t)t->limit) {
+        uint64_t *keys = t->keys;
+        int32_t *table_ids = t->ids;
+        size_t *slots = t->slots;
+        const size_t mask = t->mask;
+        const int shift = t->shift;
+        int32_t count = t->count;
+        for (i = 0; i < stop; i++) {
+            uint64_t key = ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)last[i];
+            size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+            int32_t id;
+            for (;;) {
+                uint64_t k = keys[j];
+                if (k == key) {
+                    id = table_ids[j];
+                    break;
+                }
+                if (k == EMPTY_KEY) {
+                    keys[j] = key;
+                    slots[count] = j;
+                    id = table_ids[j] = count++;
+                    break;
+                }
+                j = (j + 1) & mask;
+            }
+            ids[i] = id;
+        }
+        t->count = count;
+        return 0;
+    }
+    for (i = 0; i < stop; i++) {  /* near the most ids a table holds: each n-gram checked */
+        int32_t id = chrf_intern(t, ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)last[i]);
+        if (id < 0) {
+            return -1;
+        }
+        ids[i] = id;
+    }
+    return 0;
+}
+
 /* The profiles of orders 1..order of a reference whose tokens' ids are in w->uni[0:length],
    appended to pairs (order offsets to offsets). */
 static int
@@ -876,31 +1024,29 @@ chrf_add_profiles(ChrfWork *w, Py_ssize_t length, Py_ssize_t order)
     }
     for (n = 1; n <= top; n++) {
         Py_ssize_t stop = length - n + 1, distinct = 0, t;
-        if (n > 1) {
-            for (i = 0; i < stop; i++) {
-                int32_t id = chrf_intern(&w->table, ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)w->uni[i + n - 1]);
-                if (id < 0) {
-                    return -1;
-                }
-                ids[i] = id;
-            }
+        if (n > 1 && chrf_intern_ngrams(&w->table, ids, w->uni + n - 1, stop) < 0) {
+            return -1;
         }
         if (chrf_reserve_counts(w, (Py_ssize_t)w->table.count + 1) < 0
             || chrf_reserve((void **)&w->pairs, &w->pairs_room, w->n_pairs + 2 * stop, sizeof(int32_t)) < 0) {
             return -1;
         }
-        for (i = 0; i < stop; i++) {
-            int32_t id = ids[i];
-            if (w->counts[id]++ == 0) {
-                w->touched[distinct++] = id;
+        {
+            int32_t *counts = w->counts, *touched = w->touched, *pairs = w->pairs + w->n_pairs;
+            for (i = 0; i < stop; i++) {
+                int32_t id = ids[i];
+                if (counts[id]++ == 0) {
+                    touched[distinct++] = id;
+                }
             }
-        }
-        w->offsets[w->n_offsets++] = w->n_pairs;
-        for (t = 0; t < distinct; t++) {
-            int32_t id = w->touched[t];
-            w->pairs[w->n_pairs++] = id;
-            w->pairs[w->n_pairs++] = w->counts[id];
-            w->counts[id] = 0;
+            w->offsets[w->n_offsets++] = w->n_pairs;
+            for (t = 0; t < distinct; t++) {
+                int32_t id = touched[t];
+                pairs[2 * t] = id;
+                pairs[2 * t + 1] = counts[id];
+                counts[id] = 0;
+            }
+            w->n_pairs += 2 * distinct;
         }
     }
     for (; n <= order; n++) {  /* orders the reference is too short for: no n-grams */
@@ -916,11 +1062,35 @@ chrf_token_ids(ChrfWork *w, int kind, int insert, int32_t *out)
 {
     Py_ssize_t i;
     if (kind == 0) {
+        /* a code point of the basic plane finds its id in char_ids, without hashing; every
+           character interned there is cached there, so one not cached is not in the table */
+        ChrfCharId *cached = w->char_ids;
+        const uint32_t gen = w->chars_gen;
         for (i = 0; i < w->n_chars; i++) {
-            uint64_t key = CHRF_CHAR_TAG | w->chars[i];
-            int32_t id = insert ? chrf_intern(&w->table, key) : chrf_lookup(&w->table, key);
-            if (insert && id < 0) {
-                return -1;
+            Py_UCS4 c = w->chars[i];
+            int32_t id;
+            if (c < CHRF_CHARMAP) {
+                if (cached[c].gen == gen) {
+                    id = cached[c].id;
+                }
+                else if (insert) {
+                    id = chrf_intern(&w->table, CHRF_CHAR_TAG | c);
+                    if (id < 0) {
+                        return -1;
+                    }
+                    cached[c].gen = gen;
+                    cached[c].id = id;
+                }
+                else {
+                    id = -1;
+                }
+            }
+            else {
+                uint64_t key = CHRF_CHAR_TAG | c;
+                id = insert ? chrf_intern(&w->table, key) : chrf_lookup(&w->table, key);
+                if (insert && id < 0) {
+                    return -1;
+                }
             }
             out[i] = id;
         }
@@ -969,23 +1139,132 @@ chrf_add_reference(ChrfWork *w, PyObject *line, const ChrfSettings *s, Py_ssize_
     return 0;
 }
 
+/* The id of key in a table's arrays (chrf_lookup, with the table's fields in the caller's locals:
+   a store into an int32_t array may not change them, so they stay in registers). */
+static inline int32_t
+chrf_find(const uint64_t *keys, const int32_t *table_ids, size_t mask, int shift, uint64_t key)
+{
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+    for (;;) {
+        uint64_t k = keys[i];
+        if (k == key) {
+            return table_ids[i];
+        }
+        if (k == EMPTY_KEY) {
+            return -1;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* chrf_match_kind against one reference (dense_refs): each order in one pass that looks the
+   n-grams up, counts them and sums their matches (the j-th occurrence of an n-gram matches if the
+   reference has it more than j times), without a branch for an absent one (-1: counts[-1] and
+   ref_counts[-1], which is 0). The pass also zeroes the previous order's counts, done with; ids
+   of different orders differ, so no count is zeroed while it is in use. */
+static void
+chrf_match_one(ChrfWork *w, Py_ssize_t length, Py_ssize_t order, Py_ssize_t base)
+{
+    Py_ssize_t n, i, stop = length, top = Py_MIN(order, length);
+    int32_t *ids = w->ids, *counts = w->counts;
+    const int32_t *uni = w->uni, *have = w->ref_counts;
+    const uint64_t *keys = w->table.keys;
+    const int32_t *table_ids = w->table.ids;
+    const size_t mask = w->table.mask;
+    const int shift = w->table.shift;
+    int64_t found = 0;
+    counts[-1] = 0;
+    for (i = 0; i < length; i++) {
+        int32_t id = uni[i];
+        ids[i] = id;
+        found += counts[id]++ < have[id];
+    }
+    if (top > 0) {
+        w->matches[base] = found;
+    }
+    for (n = 2; n <= top && found > 0; n++) {  /* nothing found (a found n-gram matches its first time): no longer one can be */
+        stop = length - n + 1;
+        found = 0;
+        for (i = 0; i < stop; i++) {
+            int32_t a = ids[i], b = ids[i + 1], id;
+            counts[a] = 0;
+            id = (a | b) < 0 ? -1 : chrf_find(keys, table_ids, mask, shift, ((uint64_t)(uint32_t)a << 32) | (uint32_t)uni[i + n - 1]);
+            ids[i] = id;
+            found += counts[id]++ < have[id];
+        }
+        counts[ids[stop]] = 0;
+        w->matches[base + n - 1] = found;
+    }
+    for (i = 0; i < stop; i++) {  /* the last order's counts */
+        counts[ids[i]] = 0;
+    }
+}
+
 /* The clipped matches of the hypothesis tokens in w->uni[0:length] (ids, -1 if no reference
    has the token) against every reference, orders 1..order of the kind starting at order index
-   `base`, into w->matches[ref * s->order + base + n - 1]. */
+   `base`, into w->matches[ref * s->order + base + n - 1].
+
+   Order by order, ids[i] becomes the id of the n-gram starting at i, or -1: it is looked up
+   only if the two (n - 1)-grams inside it (at i and i + 1) are in the references. With few
+   references (dense_refs), the j-th occurrence of an n-gram in the hypothesis is a match against
+   a reference that has it more than j times: sum(min(hypothesis count, reference count)) is
+   summed as the hypothesis is counted, without a pass over the references' profiles. Once an
+   order finds nothing, no longer n-gram can be found. */
 static void
 chrf_match_kind(ChrfWork *w, Py_ssize_t length, Py_ssize_t order, Py_ssize_t base, const ChrfSettings *s)
 {
-    Py_ssize_t n, i, k, top = Py_MIN(order, length);
+    Py_ssize_t n, i, k, top = Py_MIN(order, length), n_refs = w->n_refs, reset = 0;
     int32_t *ids = w->ids, *counts = w->counts;
-    memcpy(ids, w->uni, (size_t)length * sizeof(int32_t));
+    const int32_t *uni = w->uni;
+    if (w->dense_refs && n_refs == 1) {
+        chrf_match_one(w, length, order, base);
+        return;
+    }
+    memcpy(ids, uni, (size_t)length * sizeof(int32_t));
     for (n = 1; n <= top; n++) {
         Py_ssize_t stop = length - n + 1, distinct = 0, t;
         if (n > 1) {
+            const ChrfTable *table = &w->table;
             for (i = 0; i < stop; i++) {
-                int32_t last = w->uni[i + n - 1];
-                ids[i] = ids[i] < 0 || last < 0 ? -1
-                    : chrf_lookup(&w->table, ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)last);
+                int32_t a = ids[i], b = ids[i + 1];
+                counts[a] = 0;  /* the previous order's count, done with (or counts[-1]) */
+                ids[i] = (a | b) < 0 ? -1
+                    : chrf_lookup(table, ((uint64_t)(uint32_t)a << 32) | (uint32_t)uni[i + n - 1]);
             }
+            counts[ids[stop]] = 0;  /* the previous order's last n-gram */
+            reset = 0;
+        }
+        if (w->dense_refs) {
+            const int32_t *have = w->ref_counts;
+            int64_t any = 0;
+            if (n_refs == 1) {  /* without a branch: an absent n-gram (-1) counts in counts[-1], matches nothing */
+                int64_t found = 0;
+                for (i = 0; i < stop; i++) {
+                    int32_t id = ids[i];
+                    found += counts[id]++ < have[id];
+                }
+                w->matches[base + n - 1] = any = found;
+            }
+            else {
+                int64_t *matches = w->matches + base + n - 1;
+                for (i = 0; i < stop; i++) {
+                    int32_t id = ids[i];
+                    if (id >= 0) {
+                        int32_t seen = counts[id]++;
+                        const int32_t *per_ref = have + (size_t)id * (size_t)n_refs;
+                        for (k = 0; k < n_refs; k++) {
+                            matches[k * s->order] += seen < per_ref[k];
+                        }
+                        any = 1;
+                    }
+                }
+            }
+            /* zeroed by the next order's pass (or below after the last), which reads these ids */
+            reset = stop;
+            if (any == 0) {  /* nothing found (a found n-gram matches its first time): no longer one can be */
+                break;
+            }
+            continue;
         }
         for (i = 0; i < stop; i++) {
             int32_t id = ids[i];
@@ -996,7 +1275,7 @@ chrf_match_kind(ChrfWork *w, Py_ssize_t length, Py_ssize_t order, Py_ssize_t bas
         if (distinct == 0) {  /* nothing found: no longer n-gram can be */
             break;
         }
-        for (k = 0; k < w->n_refs; k++) {
+        for (k = 0; k < n_refs; k++) {
             const ChrfRef *ref = &w->refs[k];
             Py_ssize_t at = ref->first + base + n - 1;
             const int32_t *pair = w->pairs + w->offsets[at], *end = w->pairs + w->offsets[at + 1];
@@ -1011,7 +1290,15 @@ chrf_match_kind(ChrfWork *w, Py_ssize_t length, Py_ssize_t order, Py_ssize_t bas
             counts[w->touched[t]] = 0;
         }
     }
+    for (i = 0; i < reset; i++) {  /* the dense path's last order */
+        counts[ids[i]] = 0;
+    }
 }
+
+/* References up to this many are matched through ref_counts (chrf_match_kind); more (pairwise
+   matrices, thousands of references) through their profiles, whose memory does not grow with
+   the product of references and n-grams. */
+#define CHRF_DENSE_REFS 4
 
 /* The offsets array has one more entry after the last order of the last reference. */
 static int
@@ -1022,6 +1309,22 @@ chrf_close_references(ChrfWork *w)
         return -1;
     }
     w->offsets[w->n_offsets] = w->n_pairs;
+    w->dense_refs = w->n_refs <= CHRF_DENSE_REFS;
+    if (w->dense_refs) {  /* every reference's count of every id: each profile written into ref_counts */
+        Py_ssize_t k, n_refs = w->n_refs, size = (Py_ssize_t)w->table.count * n_refs;
+        if (chrf_reserve((void **)&w->ref_counts_base, &w->ref_counts_room, size + 1, sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        memset(w->ref_counts_base, 0, (size_t)(size + 1) * sizeof(int32_t));
+        w->ref_counts = w->ref_counts_base + 1;
+        for (k = 0; k < n_refs; k++) {
+            const int32_t *pair = w->pairs + w->offsets[w->refs[k].first];
+            const int32_t *end = w->pairs + w->offsets[k + 1 < n_refs ? w->refs[k + 1].first : w->n_offsets];
+            for (; pair < end; pair += 2) {
+                w->ref_counts[(size_t)pair[0] * (size_t)n_refs + (size_t)k] = pair[1];
+            }
+        }
+    }
     return 0;
 }
 
@@ -1236,6 +1539,132 @@ chrf_single_kind(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base, const
     return 0;
 }
 
+/* chrf_single_kind against one reference, with fewer tests per position: counts holds the
+   hypothesis' count of each id, aggregate the reference's (every occurrence of an id the
+   hypothesis has is found: its (n - 1)-grams are found before it). An n-gram of the hypothesis
+   is interned only if the reference has both (n - 1)-grams inside it; an n-gram of the reference
+   is looked up only if the hypothesis has both. The reference's j-th occurrence of an id is a
+   match if the hypothesis has it more than j times; an absent one (-1) is counted in the
+   arrays' item [-1] (counts[-1] is 0, so it matches nothing). The ids an order makes are new:
+   their counters are zeroed before the pass that makes them. */
+static int
+chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
+{
+    Py_ssize_t n, i, H = w->hyp_len[kind], R = w->ref_len[kind];
+    Py_ssize_t top = Py_MIN(order, H);
+    int32_t *hu = w->hyp_uni[kind], *ru = w->ref_uni[kind], *hi, *ri, *counts, *used;
+    const int32_t *prev_h, *prev_r;
+    ChrfTable *table = &w->table;
+    int64_t matched;
+    if (chrf_reserve((void **)&w->hyp_ids[kind], &w->hyp_ids_room[kind], H + 2, sizeof(int32_t)) < 0
+        || chrf_reserve((void **)&w->ref_ids[kind], &w->ref_ids_room[kind], R + 2, sizeof(int32_t)) < 0
+        || chrf_reserve_counts(w, (Py_ssize_t)table->count + H + 1) < 0) {
+        return -1;
+    }
+    hi = w->hyp_ids[kind];
+    ri = w->ref_ids[kind];
+    counts = w->counts;
+    used = w->aggregate;
+    /* the ids of the hypothesis' tokens of this kind, made together: their counters zeroed at once */
+    memset(counts + w->hyp_first[kind], 0, (size_t)(w->hyp_end[kind] - w->hyp_first[kind]) * sizeof(int32_t));
+    memset(used + w->hyp_first[kind], 0, (size_t)(w->hyp_end[kind] - w->hyp_first[kind]) * sizeof(int32_t));
+    counts[-1] = used[-1] = 0;
+    for (i = 0; i < H; i++) {
+        counts[hu[i]]++;
+    }
+    matched = 0;
+    for (i = 0; i < R; i++) {
+        int32_t id = ru[i];
+        matched += used[id]++ < counts[id];
+    }
+    if (top > 0) {
+        w->matches[base] = matched;
+    }
+    for (n = 2; n <= top && matched > 0; n++) {  /* nothing matched: nothing longer can */
+        Py_ssize_t stop = H - n + 1, ref_stop = R - n + 1;
+        int32_t made = table->count;
+        if (chrf_reserve_counts(w, (Py_ssize_t)made + stop + 1) < 0) {
+            return -1;
+        }
+        counts = w->counts;
+        used = w->aggregate;
+        used[-1] = 0;  /* the previous order's absent n-grams were counted there */
+        memset(counts + made, 0, (size_t)stop * sizeof(int32_t));  /* the ids this order can make */
+        memset(used + made, 0, (size_t)stop * sizeof(int32_t));
+        while (stop <= CHRF_ROOM_AHEAD && (Py_ssize_t)table->count + stop > (Py_ssize_t)table->limit
+               && table->limit < CHRF_MAX_IDS) {
+            if (chrf_table_grow(table) < 0) {
+                return -1;
+            }
+        }
+        /* the previous order's ids: the tokens' own for order 2 (hu, ru), then what the last pass wrote */
+        prev_h = n == 2 ? hu : hi;
+        prev_r = n == 2 ? ru : ri;
+        if ((Py_ssize_t)table->count + stop <= (Py_ssize_t)table->limit) {
+            /* room for every n-gram: interned without a test of room, the table's fields in locals */
+            uint64_t *keys = table->keys;
+            int32_t *table_ids = table->ids;
+            size_t *slots = table->slots;
+            const size_t mask = table->mask;
+            const int shift = table->shift;
+            int32_t count = table->count;
+            for (i = 0; i < stop; i++) {
+                int32_t a = prev_h[i], b = prev_h[i + 1], id = -1;
+                if ((used[a] > 0) & (used[b] > 0)) {
+                    uint64_t key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)hu[i + n - 1];
+                    size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+                    for (;;) {
+                        uint64_t k = keys[j];
+                        if (k == key) {
+                            id = table_ids[j];
+                            break;
+                        }
+                        if (k == EMPTY_KEY) {
+                            keys[j] = key;
+                            slots[count] = j;
+                            id = table_ids[j] = count++;
+                            break;
+                        }
+                        j = (j + 1) & mask;
+                    }
+                    counts[id]++;
+                }
+                hi[i] = id;
+            }
+            table->count = count;
+        }
+        else {
+            for (i = 0; i < stop; i++) {
+                int32_t a = prev_h[i], b = prev_h[i + 1], id = -1;
+                if ((used[a] > 0) & (used[b] > 0)) {
+                    id = chrf_intern(table, ((uint64_t)(uint32_t)a << 32) | (uint32_t)hu[i + n - 1]);
+                    if (id < 0) {
+                        return -1;
+                    }
+                    counts[id]++;
+                }
+                hi[i] = id;
+            }
+        }
+        matched = 0;
+        {
+            const uint64_t *keys = table->keys;
+            const int32_t *table_ids = table->ids;
+            const size_t mask = table->mask;
+            const int shift = table->shift;
+            for (i = 0; i < ref_stop; i++) {
+                int32_t a = prev_r[i], b = prev_r[i + 1];
+                int32_t id = (a | b) < 0 ? -1
+                    : chrf_find(keys, table_ids, mask, shift, ((uint64_t)(uint32_t)a << 32) | (uint32_t)ru[i + n - 1]);
+                ri[i] = id;
+                matched += used[id]++ < counts[id];
+            }
+        }
+        w->matches[base + n - 1] = matched;
+    }
+    return 0;
+}
+
 /* The hypothesis against the references of one segment, neither kept: the best reference's
    statistics row into *best, as chrf_hypothesis gives it. */
 static int
@@ -1254,10 +1683,15 @@ chrf_single(ChrfWork *w, PyObject *hypothesis, PyObject *references, const ChrfS
     if (chrf_read_line(w, hypothesis, s, "hypothesis", position) < 0) {
         return -1;
     }
-    if ((s->char_order > 0 && chrf_append_ids(w, 0, 1, &w->hyp_uni[0], &w->hyp_len[0], &w->hyp_room[0]) < 0)
-        || (s->word_order > 0 && chrf_append_ids(w, 1, 1, &w->hyp_uni[1], &w->hyp_len[1], &w->hyp_room[1]) < 0)) {
+    w->hyp_first[0] = w->table.count;
+    if (s->char_order > 0 && chrf_append_ids(w, 0, 1, &w->hyp_uni[0], &w->hyp_len[0], &w->hyp_room[0]) < 0) {
         return -1;
     }
+    w->hyp_end[0] = w->hyp_first[1] = w->table.count;
+    if (s->word_order > 0 && chrf_append_ids(w, 1, 1, &w->hyp_uni[1], &w->hyp_len[1], &w->hyp_room[1]) < 0) {
+        return -1;
+    }
+    w->hyp_end[1] = w->table.count;
     /* a tuple or list subclass (what CHRF keeps per segment) is read in place: PySequence_Fast
        would copy it into a new list, a thousand instructions a segment */
     fast = PyTuple_Check(references) || PyList_Check(references) ? (Py_INCREF(references), references)
@@ -1300,7 +1734,8 @@ chrf_single(ChrfWork *w, PyObject *hypothesis, PyObject *references, const ChrfS
     memset(w->matches, 0, (size_t)(n_refs * s->order) * sizeof(int64_t));
     for (kind = 0; kind < 2; kind++) {
         Py_ssize_t order = kind == 0 ? s->char_order : s->word_order;
-        if (order > 0 && chrf_single_kind(w, kind, order, kind == 0 ? 0 : s->char_order, s) < 0) {
+        if (order > 0 && (n_refs == 1 ? chrf_single_one(w, kind, order, kind == 0 ? 0 : s->char_order)
+                          : chrf_single_kind(w, kind, order, kind == 0 ? 0 : s->char_order, s)) < 0) {
             return -1;
         }
     }
