@@ -2131,28 +2131,216 @@ reserve_matches(Scratch *s, Py_ssize_t max_order)
     return arena_reserve(&s->arena, 64, 64);
 }
 
+/* How a batch's statistics come back (the `rows` argument): their column sums (a list of int), a
+   list of int per segment, or one bytes object holding every row as int64 (segments x width, native
+   order), which numpy reads in place (bleucli.statistics.RowMatrix): no int object per cell, no list
+   per row, nothing for the cyclic garbage collector to walk. */
+enum { ROWS_SUMS = 0, ROWS_LISTS = 1, ROWS_MATRIX = 2 };
+
+/* The `rows` argument: an int 0, 1 or 2, or any other object as its truth (False 0, True 1). */
+static int
+read_rows_mode(PyObject *object)
+{
+    long mode;
+    if (!PyLong_Check(object)) {
+        return PyObject_IsTrue(object);
+    }
+    mode = PyLong_AsLong(object);
+    if (mode == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (mode < ROWS_SUMS || mode > ROWS_MATRIX) {
+        PyErr_SetString(PyExc_ValueError, "rows must be 0 (their sums), 1 (a list per row) or 2 (an int64 matrix)");
+        return -1;
+    }
+    return (int)mode;
+}
+
+/* A list of the width ints of row. */
+static PyObject *
+int64_list(const int64_t *row, Py_ssize_t width)
+{
+    PyObject *list = PyList_New(width);
+    Py_ssize_t i;
+    if (list == NULL) {
+        return NULL;
+    }
+    for (i = 0; i < width; i++) {
+        PyObject *value = PyLong_FromLongLong(row[i]);
+        if (value == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+/* A bytes object of n rows of width int64 (uninitialized), its buffer in *data; NULL with MemoryError
+   when the size does not fit. */
+static PyObject *
+int64_matrix(Py_ssize_t n, Py_ssize_t width, char **data)
+{
+    PyObject *bytes;
+    if (width > 0 && n > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t) / width) {
+        return PyErr_NoMemory();
+    }
+    bytes = PyBytes_FromStringAndSize(NULL, n * width * (Py_ssize_t)sizeof(int64_t));
+    if (bytes != NULL) {
+        *data = PyBytes_AS_STRING(bytes);
+    }
+    return bytes;
+}
+
+/* BLEU's row of one segment: [hyp_len, ref_len, matches 1..max_order, totals 1..max_order]. */
+static void
+bleu_row(int64_t *row, Py_ssize_t hyp_len, Py_ssize_t ref_len, const Py_ssize_t *matches, Py_ssize_t max_order)
+{
+    Py_ssize_t order;
+    row[0] = hyp_len;
+    row[1] = ref_len;
+    for (order = 1; order <= max_order; order++) {
+        row[1 + order] = matches[order];
+        row[1 + max_order + order] = hyp_len >= order ? hyp_len - order + 1 : 0;
+    }
+}
+
+/* The settings bleu_statistics and bleu_systems share (their arguments 2..6). 0, or -1 with an exception. */
+static int
+read_batch_settings(PyObject *const *args, int *tokenizer, Py_ssize_t *max_order, int *lowercase, int *shortest,
+                    int *rows)
+{
+    if ((*tokenizer = read_tokenizer(args[2])) < 0 || (*max_order = read_order(args[3])) < 0
+        || (*lowercase = PyObject_IsTrue(args[4])) < 0 || (*shortest = PyObject_IsTrue(args[5])) < 0
+        || (*rows = read_rows_mode(args[6])) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Where each system's rows go: per system its running sums (ROWS_SUMS), its list of lists, or its
+   int64 matrix. `results` holds one object per system (list or bytes), `data` their buffers. */
+typedef struct {
+    int mode;
+    Py_ssize_t width, n_systems;
+    PyObject *results;  /* a list of n_systems objects */
+    char **data;        /* ROWS_MATRIX: each system's buffer */
+    int64_t *sums;      /* ROWS_SUMS: n_systems x width */
+    int64_t *row;       /* one row, width */
+} RowsOut;
+
+static void
+rows_out_free(RowsOut *out)
+{
+    Py_CLEAR(out->results);
+    PyMem_Free(out->data);
+    PyMem_Free(out->sums);
+    PyMem_Free(out->row);
+    out->data = NULL;
+    out->sums = NULL;
+    out->row = NULL;
+}
+
+static int
+rows_out_init(RowsOut *out, int mode, Py_ssize_t n_systems, Py_ssize_t n_segments, Py_ssize_t width)
+{
+    Py_ssize_t j;
+    memset(out, 0, sizeof(RowsOut));
+    out->mode = mode;
+    out->width = width;
+    out->n_systems = n_systems;
+    if ((size_t)width > (size_t)PY_SSIZE_T_MAX / sizeof(int64_t) / (size_t)(n_systems + 1)
+        || (out->row = PyMem_Calloc((size_t)width + 1, sizeof(int64_t))) == NULL
+        || (mode == ROWS_SUMS
+            && (out->sums = PyMem_Calloc((size_t)(n_systems * width) + 1, sizeof(int64_t))) == NULL)
+        || (mode == ROWS_MATRIX && (out->data = PyMem_Calloc((size_t)n_systems + 1, sizeof(char *))) == NULL)) {
+        PyErr_NoMemory();
+        rows_out_free(out);
+        return -1;
+    }
+    if ((out->results = PyList_New(n_systems)) == NULL) {
+        rows_out_free(out);
+        return -1;
+    }
+    for (j = 0; j < n_systems && mode != ROWS_SUMS; j++) {
+        PyObject *result = mode == ROWS_LISTS ? PyList_New(n_segments)
+            : int64_matrix(n_segments, width, &out->data[j]);
+        if (result == NULL) {
+            rows_out_free(out);
+            return -1;
+        }
+        PyList_SET_ITEM(out->results, j, result);
+    }
+    return 0;
+}
+
+/* out->row, system j's row of segment i, put where it goes. 0, or -1 with an exception. */
+static int
+rows_out_put(RowsOut *out, Py_ssize_t j, Py_ssize_t i)
+{
+    Py_ssize_t c, width = out->width;
+    if (out->mode == ROWS_SUMS) {
+        int64_t *sums = out->sums + j * width;
+        for (c = 0; c < width; c++) {
+            sums[c] += out->row[c];
+        }
+    }
+    else if (out->mode == ROWS_MATRIX) {
+        memcpy(out->data[j] + (size_t)i * (size_t)width * sizeof(int64_t), out->row, (size_t)width * sizeof(int64_t));
+    }
+    else {
+        PyObject *list = int64_list(out->row, width);
+        if (list == NULL) {
+            return -1;
+        }
+        PyList_SET_ITEM(PyList_GET_ITEM(out->results, j), i, list);
+    }
+    return 0;
+}
+
+/* The results (the sums made lists), the reference to them passed to the caller; NULL on error. */
+static PyObject *
+rows_out_finish(RowsOut *out)
+{
+    PyObject *results;
+    Py_ssize_t j;
+    if (out->mode == ROWS_SUMS) {
+        for (j = 0; j < out->n_systems; j++) {
+            PyObject *sums = int64_list(out->sums + j * out->width, out->width);
+            if (sums == NULL) {
+                rows_out_free(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(out->results, j, sums);
+        }
+    }
+    results = out->results;
+    out->results = NULL;
+    rows_out_free(out);
+    return results;
+}
+
 /* bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)
 
    BLEU's statistics of each hypothesis (a str) against its segment's references (a
-   sequence of str): [hyp_len, ref_len, matches 1..max_order, totals 1..max_order], the
-   list of them when rows is true, else their sum. ref_len: the only reference's length,
-   the shortest's (shortest), or the closest to the hypothesis (shorter on a tie). */
+   sequence of str): [hyp_len, ref_len, matches 1..max_order, totals 1..max_order], their
+   sum (rows 0 or False), a list per segment (1 or True), or one bytes object of int64 rows (2).
+   ref_len: the only reference's length, the shortest's (shortest), or the closest to the
+   hypothesis (shorter on a tie). */
 static PyObject *
 bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Scratch own, *s;
-    PyObject *hyps = NULL, *refs_list = NULL, *result = NULL, *row = NULL;
-    Py_ssize_t max_order, n_segments, segment, order, width;
+    PyObject *hyps = NULL, *refs_list = NULL, *result = NULL;
+    Py_ssize_t max_order, n_segments, segment;
     int tokenizer, lowercase, shortest, rows;
-    long long *sums = NULL;
+    RowsOut out;
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError,
                         "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)");
         return NULL;
     }
-    if ((tokenizer = read_tokenizer(args[2])) < 0 || (max_order = read_order(args[3])) < 0
-        || (lowercase = PyObject_IsTrue(args[4])) < 0 || (shortest = PyObject_IsTrue(args[5])) < 0
-        || (rows = PyObject_IsTrue(args[6])) < 0) {
+    if (read_batch_settings(args, &tokenizer, &max_order, &lowercase, &shortest, &rows) < 0) {
         return NULL;
     }
     hyps = PySequence_Fast(args[0], "hypotheses must be a sequence");
@@ -2172,71 +2360,108 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "one sequence of references per hypothesis");
         goto done;
     }
-    width = 2 + 2 * max_order;
-    if (reserve_matches(s, max_order) < 0) {
-        goto done;
-    }
-    if (!rows && (sums = PyMem_Calloc((size_t)width, sizeof(long long))) == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    result = rows ? PyList_New(n_segments) : NULL;
-    if (rows && result == NULL) {
+    if (reserve_matches(s, max_order) < 0 || rows_out_init(&out, rows, 1, n_segments, 2 + 2 * max_order) < 0) {
         goto done;
     }
     for (segment = 0; segment < n_segments; segment++) {
         Py_ssize_t hyp_len, ref_len;
         if (segment_statistics(s, PySequence_Fast_GET_ITEM(hyps, segment), PySequence_Fast_GET_ITEM(refs_list, segment),
                                tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) < 0) {
-            goto fail;
-        }
-        if (rows) {
-            row = PyList_New(width);
-            if (row == NULL) {
-                goto fail;
-            }
-#define SET_ITEM(index, value) do { PyObject *number = PyLong_FromSsize_t(value); \
-                if (number == NULL) { goto fail; } PyList_SET_ITEM(row, index, number); } while (0)
-            SET_ITEM(0, hyp_len);
-            SET_ITEM(1, ref_len);
-            for (order = 1; order <= max_order; order++) {
-                SET_ITEM(1 + order, s->matches[order]);
-                SET_ITEM(1 + max_order + order, hyp_len >= order ? hyp_len - order + 1 : 0);
-            }
-#undef SET_ITEM
-            PyList_SET_ITEM(result, segment, row);
-            row = NULL;
-        }
-        else {
-            sums[0] += hyp_len;
-            sums[1] += ref_len;
-            for (order = 1; order <= max_order; order++) {
-                sums[1 + order] += s->matches[order];
-                sums[1 + max_order + order] += hyp_len >= order ? hyp_len - order + 1 : 0;
-            }
-        }
-    }
-    if (!rows) {
-        result = PyList_New(width);
-        if (result == NULL) {
+            rows_out_free(&out);
             goto done;
         }
-        for (order = 0; order < width; order++) {
-            PyObject *number = PyLong_FromLongLong(sums[order]);
-            if (number == NULL) {
-                goto fail;
-            }
-            PyList_SET_ITEM(result, order, number);
+        bleu_row(out.row, hyp_len, ref_len, s->matches, max_order);
+        if (rows_out_put(&out, 0, segment) < 0) {
+            rows_out_free(&out);
+            goto done;
         }
     }
-    goto done;
-fail:
-    Py_XDECREF(row);
-    Py_CLEAR(result);
+    result = rows_out_finish(&out);
+    if (result != NULL) {  /* one system: its result alone */
+        PyObject *only = PyList_GET_ITEM(result, 0);
+        Py_INCREF(only);
+        Py_SETREF(result, only);
+    }
 done:
     Py_XDECREF(hyps);
     Py_XDECREF(refs_list);
-    PyMem_Free(sums);
+    scratch_release(module, s);
+    return result;
+}
+
+/* bleu_systems(systems, references, tokenizer, max_order, lowercase, shortest, rows) -> per system,
+   what bleu_statistics(system, references, ...) gives: each segment's references are tokenized once,
+   and every system's hypothesis of that segment is matched against them (hypothesis_statistics),
+   instead of tokenizing the references again for each system. */
+static PyObject *
+bleu_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Scratch own, *s;
+    PyObject *systems = NULL, *columns = NULL, *refs = NULL, *result = NULL;
+    Py_ssize_t max_order, n_systems, n_segments, segment, j;
+    int tokenizer, lowercase, shortest, rows;
+    RowsOut out;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "bleu_systems(systems, references, tokenizer, max_order, lowercase, shortest, rows)");
+        return NULL;
+    }
+    if (read_batch_settings(args, &tokenizer, &max_order, &lowercase, &shortest, &rows) < 0) {
+        return NULL;
+    }
+    /* tuples: a str subclass's lower() may run code that changes a list while it is read */
+    if ((systems = PySequence_Tuple(args[0])) == NULL) {
+        return NULL;
+    }
+    s = scratch_acquire(module, &own);
+    if (check_tables(s, tokenizer) < 0 || (refs = PySequence_Tuple(args[1])) == NULL) {
+        goto done;
+    }
+    n_systems = PyTuple_GET_SIZE(systems);
+    n_segments = PyTuple_GET_SIZE(refs);
+    if ((columns = PyTuple_New(n_systems)) == NULL) {
+        goto done;
+    }
+    for (j = 0; j < n_systems; j++) {
+        PyObject *system = PySequence_Tuple(PyTuple_GET_ITEM(systems, j));
+        if (system == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(columns, j, system);
+        if (PyTuple_GET_SIZE(system) != n_segments) {
+            PyErr_SetString(PyExc_ValueError, "one sequence of references per hypothesis");
+            goto done;
+        }
+    }
+    if (reserve_matches(s, max_order) < 0
+        || rows_out_init(&out, rows, n_systems, n_segments, 2 + 2 * max_order) < 0) {
+        goto done;
+    }
+    for (segment = 0; segment < n_segments; segment++) {
+        Py_ssize_t n_refs = tokenize_references(s, PyTuple_GET_ITEM(refs, segment), tokenizer, lowercase);
+        if (n_refs < 0) {
+            rows_out_free(&out);
+            goto done;
+        }
+        for (j = 0; j < n_systems; j++) {
+            Py_ssize_t hyp_len, ref_len;
+            if (hypothesis_statistics(s, PyTuple_GET_ITEM(PyTuple_GET_ITEM(columns, j), segment), n_refs, tokenizer,
+                                      lowercase, shortest, max_order, &hyp_len, &ref_len) < 0) {
+                rows_out_free(&out);
+                goto done;
+            }
+            bleu_row(out.row, hyp_len, ref_len, s->matches, max_order);
+            if (rows_out_put(&out, j, segment) < 0) {
+                rows_out_free(&out);
+                goto done;
+            }
+        }
+    }
+    result = rows_out_finish(&out);
+done:
+    Py_XDECREF(systems);
+    Py_XDECREF(columns);
+    Py_XDECREF(refs);
     scratch_release(module, s);
     return result;
 }
@@ -2616,7 +2841,11 @@ static PyMethodDef methods[] = {
      "or with cls, name and signature an instance of cls with those fields: sentence BLEU in one call."},
     {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
      "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
-     "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},
+     "-> BLEU's statistics: their sum (rows 0), a list per segment (1) or one bytes object of int64 rows (2);\n"
+     "tokenized, counted and matched in C."},
+    {"bleu_systems", (PyCFunction)(void (*)(void))bleu_systems, METH_FASTCALL,
+     "bleu_systems(systems, references, ...as bleu_statistics) -> list: bleu_statistics of each system, each\n"
+     "segment's references tokenized once for all of them."},
     {"bleu_sentences", (PyCFunction)(void (*)(void))bleu_sentences, METH_FASTCALL,
      "bleu_sentences(hypotheses, references, ...as bleu_sentence) -> list: bleu_sentence of each hypothesis\n"
      "against the same references, tokenized once for all of them."},

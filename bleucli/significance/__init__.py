@@ -163,7 +163,11 @@ def _numpy() -> Any:
 
 
 def _as_matrix(stats: Stats | Any, what: str) -> Any:
-    """The statistics as numpy would infer them from sacreBLEU's list of lists."""
+    """The statistics as numpy would infer them from sacreBLEU's list of lists.
+
+    A :class:`~bleucli.statistics.RowMatrix` (the compiled metrics' rows) is read in place: no
+    Python object is looked at per row or cell.
+    """
     np = _numpy()
     matrix = np.asarray(stats)
     if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
@@ -568,7 +572,7 @@ def confidence_interval(
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = check_seed(seed)
     matrix = _as_matrix(stats, "statistics")
-    corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)), nrefs)
+    corpus = metric.score_from_statistics(_corpus_totals(metric, stats, matrix), nrefs)
     (sums,) = _seeded_bootstrap_sums([matrix], seed, n_samples)
     ordered = sorted(_score_matrix(metric, sums).tolist())
     low = n_samples // 40
