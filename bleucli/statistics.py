@@ -20,28 +20,20 @@ Summing policy, so that any split gives the single run's score bit for bit:
   compensated, so neither is used for them. The cost is 8 bytes a segment,
   for TER only.
 
-Per-segment rows (what resampling tests draw from) of the compiled BLEU and
-chrF come as a :class:`RowMatrix`: one contiguous block of int64 per system,
-read by numpy in place. A list per row and an int object per cell cost more
-to make, to turn into a numpy array and to walk for the garbage collector than
-the statistics cost to compute; the block is still a sequence of rows to
-everything else.
+Per-segment rows of the compiled BLEU and chrF come as a
+:class:`bleucli.engine.rows.RowMatrix` (one block of int64 per system), which
+:func:`sum_rows` and :meth:`Statistics.of_rows` sum in place.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import reduce
 from operator import add
 from typing import Any
 
 from .errors import InputError
-
-#: What the compiled batch functions (``bleu_statistics``, ``bleu_systems``, ``chrf_statistics``,
-#: ``chrf_systems``) give for their ``rows`` argument: each system's column sums, a list per row, or
-#: one ``bytes`` of int64 rows (a :class:`RowMatrix`'s ``data``).
-ROWS_SUMS, ROWS_LISTS, ROWS_MATRIX = 0, 1, 2
 
 #: A statistic: an int for BLEU and chrF; TER's average reference length is a float;
 #: resampling tests hand numpy scalars to the metrics.
@@ -56,10 +48,11 @@ def sum_rows(rows: Iterable[Sequence[Number]]) -> list[Number]:
     other columns use ``sum``, exact for integers. Raises :class:`InputError`
     when there is no row: a corpus without segments has no score.
     """
-    if isinstance(rows, RowMatrix):
-        if not len(rows):
+    column_sums = getattr(rows, "column_sums", None)  # a RowMatrix (bleucli.engine.rows): summed in place
+    if column_sums is not None:
+        if not len(rows):  # type: ignore[arg-type]
             raise InputError("nothing to score: the corpus has no segments")
-        return list(rows.column_sums())
+        return list(column_sums())
     rows = rows if isinstance(rows, list) else list(rows)
     if not rows:
         raise InputError("nothing to score: the corpus has no segments")
@@ -89,8 +82,8 @@ class Statistics:
         """The statistics of the segments whose per-segment rows are given, in order."""
         if not rows:
             raise InputError("nothing to score: the corpus has no segments")
-        if isinstance(rows, RowMatrix):  # integers only: no float column to keep
-            return cls(tuple(rows.column_sums()), len(rows))
+        if hasattr(rows, "column_sums"):  # a RowMatrix: integers only, no float column to keep
+            return cls(tuple(sum_rows(rows)), len(rows))
         first = rows[0]
         floats = [i for i, value in enumerate(first) if type(value) is float]
         ordered = {i: array("d", [row[i] for row in rows]) for i in floats}
@@ -123,94 +116,6 @@ class Statistics:
         return f"Statistics(values={self.values!r}, segments={self.segments})"
 
 
-class RowMatrix(Sequence[list[int]]):
-    """Integer statistics rows of consecutive segments, as one block of native int64 (rows x ``width``).
-
-    What the compiled BLEU and chrF give for per-segment rows: ``data`` is the
-    ``bytes`` the extension filled, row after row. It is a read-only sequence of
-    rows (``matrix[i]`` is a list of ints, as the pure-Python metrics' rows are),
-    numpy reads it in place (``numpy.asarray(matrix)``: an int64 array sharing
-    the bytes), and equal to any sequence of the same rows. Chunks are joined
-    with :func:`concatenate_rows`. Pickles as its bytes (cheap between processes).
-    """
-
-    __slots__ = ("data", "width")
-
-    def __init__(self, data: bytes, width: int) -> None:
-        if width <= 0 or len(data) % (8 * width):
-            raise ValueError(f"{len(data)} bytes are not rows of {width} int64")
-        self.data = data
-        self.width = width
-
-    def _cells(self) -> memoryview:
-        return memoryview(self.data).cast("q")
-
-    def __len__(self) -> int:
-        return len(self.data) // (8 * self.width)
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            start, stop, step = index.indices(len(self))
-            if step != 1:
-                return [self[i] for i in range(start, stop, step)]
-            stop = max(start, stop)
-            return RowMatrix(self.data[8 * self.width * start:8 * self.width * stop], self.width)
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("row index out of range")
-        first = index * self.width
-        return self._cells()[first:first + self.width].tolist()
-
-    def __iter__(self) -> Iterator[list[int]]:
-        return iter(self.tolist())
-
-    def tolist(self) -> list[list[int]]:
-        """Every row as a list of ints (numpy's name, which the significance code asks for)."""
-        if not len(self):
-            return []
-        rows: list[list[int]] = self._cells().cast("B").cast("q", (len(self), self.width)).tolist()  # type: ignore[assignment]
-        return rows
-
-    def column_sums(self) -> list[int]:
-        """Each column's sum (exact: Python ints)."""
-        cells = self._cells()
-        return [sum(cells[c::self.width]) for c in range(self.width)]
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
-        import numpy
-
-        matrix = numpy.frombuffer(self.data, dtype=numpy.int64).reshape(len(self), self.width)
-        return matrix if dtype is None else matrix.astype(dtype)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, RowMatrix):
-            return self.width == other.width and self.data == other.data
-        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
-            return len(other) == len(self) and self.tolist() == [list(row) for row in other]
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return RowMatrix, (self.data, self.width)
-
-    def __repr__(self) -> str:
-        return f"RowMatrix({len(self)} rows x {self.width})"
-
-
-def concatenate_rows(parts: Sequence[Sequence[Sequence[Number]]]) -> Sequence[Sequence[Number]]:
-    """The rows of consecutive parts, in order: one :class:`RowMatrix` when every part is one (of one
-    width), else a list of rows."""
-    if len(parts) == 1:
-        return parts[0]
-    if parts and all(type(part) is RowMatrix for part in parts) \
-            and len({part.width for part in parts}) == 1:  # type: ignore[attr-defined]
-        return RowMatrix(b"".join(part.data for part in parts), parts[0].width)  # type: ignore[attr-defined]
-    return [row for part in parts for row in part]
-
-
 def total(parts: Iterable[Statistics | None]) -> Statistics | None:
     """The sum of consecutive parts in order (``None`` entries are skipped); ``None`` if there is none.
 
@@ -233,5 +138,4 @@ def total(parts: Iterable[Statistics | None]) -> Statistics | None:
     return Statistics(tuple(sum_rows(values)), segments, ordered)
 
 
-__all__ = ["Statistics", "RowMatrix", "ROWS_SUMS", "ROWS_LISTS", "ROWS_MATRIX", "concatenate_rows", "sum_rows",
-           "total", "Number"]
+__all__ = ["Statistics", "sum_rows", "total", "Number"]

@@ -18,9 +18,10 @@ import struct
 import pytest
 
 import datasets
+from bleucli.engine.rows import RowMatrix, concatenate_rows
 from bleucli.metrics import BLEU, CHRF
 from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE
-from bleucli.statistics import RowMatrix, Statistics, concatenate_rows, sum_rows
+from bleucli.statistics import Statistics, sum_rows
 from conftest import invoke
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]

@@ -34,7 +34,7 @@ from ..frozen import Frozen
 from ..input.aligned import AlignedFile, aligned_source
 from ..input.reading import FileLines, bom_notice
 from ..input.sources import Streams
-from ..statistics import Statistics, concatenate_rows, total
+from ..statistics import Statistics, total
 from .executor import CHUNK_SEGMENTS, Workers
 from .progress import advance, standing_for, watched
 
@@ -393,6 +393,8 @@ def _combine_rows(results: list[list[list[Any]]]) -> list[list[Any]]:
     metrics' int64 blocks stay one block)."""
     if len(results) == 1:
         return results[0]
+    from .rows import concatenate_rows
+
     return [[concatenate_rows([part[m][k] for part in results]) for k in range(len(results[0][m]))]
             for m in range(len(results[0]))]
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..input.sources import Streams
 from ..metrics.base import Metric, Score
-from ..statistics import Statistics, concatenate_rows, total
+from ..statistics import Statistics, total
 from .partition import aligned_chunks, aligned_segments, read_aligned_range, run_parts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,8 +112,10 @@ def stream_rows(
 
     The same parts and executor as :func:`stream_statistics` (plain files read by the workers themselves
     included), keeping every row instead of their sums. A system's rows are a sequence of rows: a
-    :class:`~bleucli.statistics.RowMatrix` (one int64 block) from the compiled BLEU and chrF, else a list.
+    :class:`~bleucli.engine.rows.RowMatrix` (one int64 block) from the compiled BLEU and chrF, else a list.
     """
+    from .rows import concatenate_rows
+
     text, given = _split(metrics)
     parts: list[list[list[Any]]] = [[[] for _ in streams.systems] for _ in text]
     for part in run_parts([metrics[i] for i in text], streams, "rows", jobs, executor):

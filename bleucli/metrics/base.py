@@ -475,7 +475,7 @@ class Metric(ABC, Generic[RefData]):
         """Per-segment statistics ``[system][segment]`` of a chunk of segments.
 
         Each system's rows are a sequence of rows: a list here, a
-        :class:`~bleucli.statistics.RowMatrix` (one int64 block) from the compiled BLEU and chrF.
+        :class:`~bleucli.engine.rows.RowMatrix` (one int64 block) from the compiled BLEU and chrF.
 
         ``systems[k][i]`` is system k's hypothesis for segment i and
         ``references[i]`` that segment's references. With one system each

@@ -17,10 +17,10 @@ from typing import Any, Protocol
 from ..errors import InputError, OptionError, warn
 from ..options import BLEU_DEFAULTS, MAX_ORDER_LIMIT, REF_LENGTHS, SMOOTH_DEFAULTS
 from ..signature import Signature
-from ..statistics import ROWS_MATRIX, ROWS_SUMS, RowMatrix, Statistics
+from ..statistics import Statistics
 from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score
-from .compiled import StoredReferences, TextReferences, Tokens, compiled_matcher
+from .compiled import ROWS_MATRIX, ROWS_SUMS, StoredReferences, TextReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
 
@@ -432,9 +432,12 @@ class BLEU(Metric[BLEURefData]):
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
     ) -> list[Any]:
-        """As :meth:`Metric.chunk_rows`; compiled, each system's rows are one :class:`RowMatrix`."""
+        """As :meth:`Metric.chunk_rows`; compiled, each system's rows are one
+        :class:`~bleucli.engine.rows.RowMatrix`."""
         if self._compiled_statistics is None:
             return super().chunk_rows(systems, references)
+        from ..engine.rows import RowMatrix  # here: runs that keep no rows never load it
+
         width = 2 + 2 * self.max_ngram_order
         return [RowMatrix(data, width) for data in self._compiled_batch(systems, references, ROWS_MATRIX)]
 

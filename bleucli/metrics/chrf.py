@@ -33,9 +33,9 @@ from typing import Any, Protocol
 
 from ..errors import OptionError
 from ..options import CHRF_DEFAULTS
-from ..statistics import ROWS_MATRIX, ROWS_SUMS, RowMatrix, Statistics
+from ..statistics import Statistics
 from .base import Metric, Score, check_references, reference_segments
-from .compiled import _load, compiled_matcher
+from .compiled import ROWS_MATRIX, ROWS_SUMS, _load, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -497,9 +497,12 @@ class CHRF(Metric[ChrfRefData]):
 
     def chunk_rows(self, systems: Sequence[Sequence[str]],
                    references: Sequence[tuple[str, ...]]) -> list[Any]:
-        """As :meth:`Metric.chunk_rows`; compiled, each system's rows are one :class:`RowMatrix`."""
+        """As :meth:`Metric.chunk_rows`; compiled, each system's rows are one
+        :class:`~bleucli.engine.rows.RowMatrix`."""
         if self._compiled_statistics is None:
             return super().chunk_rows(systems, references)
+        from ..engine.rows import RowMatrix  # here: runs that keep no rows never load it
+
         width = 3 * self.order
         return [RowMatrix(data, width) for data in self._compiled_chunk(systems, references, ROWS_MATRIX)]
 

@@ -165,7 +165,7 @@ def _numpy() -> Any:
 def _as_matrix(stats: Stats | Any, what: str) -> Any:
     """The statistics as numpy would infer them from sacreBLEU's list of lists.
 
-    A :class:`~bleucli.statistics.RowMatrix` (the compiled metrics' rows) is read in place: no
+    A :class:`~bleucli.engine.rows.RowMatrix` (the compiled metrics' rows) is read in place: no
     Python object is looked at per row or cell.
     """
     np = _numpy()
