@@ -2192,19 +2192,6 @@ int64_matrix(Py_ssize_t n, Py_ssize_t width, char **data)
     return bytes;
 }
 
-/* BLEU's row of one segment: [hyp_len, ref_len, matches 1..max_order, totals 1..max_order]. */
-static void
-bleu_row(int64_t *row, Py_ssize_t hyp_len, Py_ssize_t ref_len, const Py_ssize_t *matches, Py_ssize_t max_order)
-{
-    Py_ssize_t order;
-    row[0] = hyp_len;
-    row[1] = ref_len;
-    for (order = 1; order <= max_order; order++) {
-        row[1 + order] = matches[order];
-        row[1 + max_order + order] = hyp_len >= order ? hyp_len - order + 1 : 0;
-    }
-}
-
 /* The settings bleu_statistics and bleu_systems share (their arguments 2..6). 0, or -1 with an exception. */
 static int
 read_batch_settings(PyObject *const *args, int *tokenizer, Py_ssize_t *max_order, int *lowercase, int *shortest,
@@ -2298,6 +2285,36 @@ rows_out_put(RowsOut *out, Py_ssize_t j, Py_ssize_t i)
     return 0;
 }
 
+/* BLEU's row of system j's segment i, [hyp_len, ref_len, matches 1..max_order, totals 1..max_order],
+   written where it goes: added to the system's sums, into its matrix, or made a list (through
+   out->row). 0, or -1 with an exception. */
+static inline int
+bleu_put(RowsOut *out, Py_ssize_t j, Py_ssize_t i, Py_ssize_t hyp_len, Py_ssize_t ref_len, const Py_ssize_t *matches,
+         Py_ssize_t max_order)
+{
+    Py_ssize_t order;
+    int64_t *row;
+    if (out->mode == ROWS_SUMS) {
+        row = out->sums + j * out->width;
+        row[0] += hyp_len;
+        row[1] += ref_len;
+        for (order = 1; order <= max_order; order++) {
+            row[1 + order] += matches[order];
+            row[1 + max_order + order] += hyp_len >= order ? hyp_len - order + 1 : 0;
+        }
+        return 0;
+    }
+    row = out->mode == ROWS_MATRIX ? (int64_t *)(void *)(out->data[j] + (size_t)i * (size_t)out->width * sizeof(int64_t))
+        : out->row;
+    row[0] = hyp_len;
+    row[1] = ref_len;
+    for (order = 1; order <= max_order; order++) {
+        row[1 + order] = matches[order];
+        row[1 + max_order + order] = hyp_len >= order ? hyp_len - order + 1 : 0;
+    }
+    return out->mode == ROWS_MATRIX ? 0 : rows_out_put(out, j, i);
+}
+
 /* The results (the sums made lists), the reference to them passed to the caller; NULL on error. */
 static PyObject *
 rows_out_finish(RowsOut *out)
@@ -2370,8 +2387,7 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             rows_out_free(&out);
             goto done;
         }
-        bleu_row(out.row, hyp_len, ref_len, s->matches, max_order);
-        if (rows_out_put(&out, 0, segment) < 0) {
+        if (bleu_put(&out, 0, segment, hyp_len, ref_len, s->matches, max_order) < 0) {
             rows_out_free(&out);
             goto done;
         }
@@ -2450,8 +2466,7 @@ bleu_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 rows_out_free(&out);
                 goto done;
             }
-            bleu_row(out.row, hyp_len, ref_len, s->matches, max_order);
-            if (rows_out_put(&out, j, segment) < 0) {
+            if (bleu_put(&out, j, segment, hyp_len, ref_len, s->matches, max_order) < 0) {
                 rows_out_free(&out);
                 goto done;
             }
