@@ -2073,6 +2073,24 @@ tokenize_references(Scratch *s, PyObject *references, int tokenizer, int lowerca
     return n_refs;
 }
 
+/* BLEU's reference length for a hypothesis of hyp_len tokens against the n_refs references at
+   s->offsets: the only one's, the shortest's (shortest), or the closest's (the shorter on a tie). */
+static Py_ssize_t
+reference_length(const Scratch *s, Py_ssize_t n_refs, Py_ssize_t hyp_len, int shortest)
+{
+    Py_ssize_t k, ref_len = -1, best_diff = -1;
+    for (k = 0; k < n_refs; k++) {
+        Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
+        Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
+        if (k == 0 || (shortest ? length < ref_len
+                       : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
+            ref_len = length;
+            best_diff = diff;
+        }
+    }
+    return ref_len;
+}
+
 /* A hypothesis against the n_refs references tokenized by tokenize_references: its tokens replace
    whatever followed the references in the arena (so one tokenization of the references serves a
    whole batch of hypotheses), then ids, clipped matches (s->matches) and the lengths. */
@@ -2080,7 +2098,7 @@ static int
 hypothesis_statistics(Scratch *s, PyObject *hyp, Py_ssize_t n_refs, int tokenizer, int lowercase, int shortest,
                       Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
 {
-    Py_ssize_t k, vocabulary, hyp_len, ref_len = -1, best_diff = -1, total_ref = s->offsets[n_refs];
+    Py_ssize_t vocabulary, hyp_len, total_ref = s->offsets[n_refs];
     s->arena.n_tokens = total_ref;
     s->arena.n_chars = s->arena.starts[total_ref];
     if (tokenize_line(&s->arena, tokenizer, hyp, lowercase) < 0
@@ -2091,17 +2109,299 @@ hypothesis_statistics(Scratch *s, PyObject *hyp, Py_ssize_t n_refs, int tokenize
     if ((vocabulary = assign_ids(s, total_ref)) < 0 || count_matches(s, n_refs, total_ref, vocabulary, max_order) < 0) {
         return -1;
     }
+    *hyp_len_out = hyp_len;
+    *ref_len_out = reference_length(s, n_refs, hyp_len, shortest);
+    return 0;
+}
+
+/* --- one segment's references counted once for several hypotheses (bleu_systems) -------------
+
+   hypothesis_statistics gives each hypothesis its own ids and n-gram tables, the references' part
+   included: right for one hypothesis, but with several systems the references' ids, their n-gram
+   tables of every order and their clipped counts (`best`) would be made again for each. SharedRefs
+   keeps them for the segment (one table per order, as count_matches makes them one after the other),
+   and each hypothesis is only looked up in them: the same ids' counts, so the same matches. */
+
+/* The largest max_order whose tables are kept (one per order); beyond (only a direct call of the
+   extension asks), each hypothesis is counted on its own. BLEU's own limit is 9. */
+#define SHARED_MAX_ORDER 16
+
+typedef struct {
+    size_t vocab_mask;   /* s->vocab's: the references' tokens (slot -> token index) */
+    Py_ssize_t orders;   /* orders the references have n-grams of (at most max_order) */
+    size_t capacity;     /* slots of each order's table */
+    int shift;
+    uint64_t *keys;      /* order n's table (n >= 2) at (n - 2) * capacity */
+    int32_t *key_ids;
+    size_t tables_room;
+    int32_t *best;       /* order n's clipped counts at (n - 1) * (total_ref + 1) */
+    int32_t *ref_ids, *own, *seen;  /* per reference position; own and seen all 0 between uses */
+    size_t counts_room;  /* of best */
+    Py_ssize_t work_room;  /* of ref_ids, own and seen */
+    int32_t *hyp_tok, *hyp_ids;  /* a hypothesis's token ids and current order's n-gram ids */
+    Py_ssize_t hyp_room;
+} SharedRefs;
+
+static void
+shared_free(SharedRefs *r)
+{
+    PyMem_Free(r->keys);
+    PyMem_Free(r->key_ids);
+    PyMem_Free(r->best);
+    PyMem_Free(r->ref_ids);
+    PyMem_Free(r->hyp_tok);
+    memset(r, 0, sizeof(SharedRefs));
+}
+
+/* *buffer (of *room elements of `size` bytes) with room for `need`; 0, or -1 with MemoryError. */
+static int
+shared_reserve(void **buffer, size_t *room, size_t need, size_t size)
+{
+    if (need <= *room) {
+        return 0;
+    }
+    if (need > SIZE_MAX / size / 2) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    need = Py_MAX(need, 2 * *room);
+    if (grow(buffer, need * size) < 0) {
+        return -1;
+    }
+    *room = need;
+    return 0;
+}
+
+/* The references' ids (s->ids[0..total_ref), equal text equal id, through s->vocab): the first part of
+   assign_ids. Returns the number of distinct tokens, or -1 with an exception. */
+static Py_ssize_t
+shared_token_ids(Scratch *s, SharedRefs *r, Py_ssize_t total_ref)
+{
+    Arena *a = &s->arena;
+    Py_ssize_t k;
+    size_t capacity = (size_t)1 << table_bits((size_t)total_ref), mask = capacity - 1;
+    int32_t count = 0;
+    if (capacity > s->vocab_cap) {
+        if (grow((void **)&s->vocab, capacity * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->vocab_cap = capacity;
+    }
+    if (total_ref > s->ids_cap) {
+        if (grow((void **)&s->ids, (size_t)total_ref * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->ids_cap = total_ref;
+    }
+    memset(s->vocab, 0xff, capacity * sizeof(int32_t));
+    for (k = 0; k < total_ref; k++) {
+        size_t i = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+        int32_t id;
+        for (;;) {
+            int32_t other = s->vocab[i];
+            if (other < 0) {
+                s->vocab[i] = (int32_t)k;
+                id = count++;
+                break;
+            }
+            if (same_token(a, k, other)) {
+                id = s->ids[other];
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        s->ids[k] = id;
+    }
+    r->vocab_mask = mask;
+    return count;
+}
+
+/* best[id]: the most times one of the n_refs references has n-gram `id` (ids: r->ref_ids, order
+   `order`), for n_best ids. */
+static void
+shared_count(Scratch *s, SharedRefs *r, int32_t *best, Py_ssize_t n_refs, Py_ssize_t order, Py_ssize_t n_best)
+{
+    Py_ssize_t k, i;
+    memset(best, 0, ((size_t)n_best + 1) * sizeof(int32_t));
     for (k = 0; k < n_refs; k++) {
-        Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
-        Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
-        if (k == 0 || (shortest ? length < ref_len
-                       : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
-            ref_len = length;
-            best_diff = diff;
+        Py_ssize_t start = s->offsets[k], stop = s->offsets[k + 1] - order + 1;
+        if (n_refs == 1) {
+            for (i = start; i < stop; i++) {
+                best[r->ref_ids[i]]++;
+            }
+            break;
+        }
+        for (i = start; i < stop; i++) {
+            r->own[r->ref_ids[i]]++;
+        }
+        for (i = start; i < stop; i++) {
+            int32_t id = r->ref_ids[i];
+            if (r->own[id] > best[id]) {
+                best[id] = r->own[id];
+            }
+        }
+        for (i = start; i < stop; i++) {
+            r->own[r->ref_ids[i]] = 0;
         }
     }
+}
+
+/* The segment's references (tokenized by tokenize_references) made into ids, one n-gram table per
+   order up to max_order (or the longest reference) and their clipped counts. 0, or -1. */
+static int
+shared_build(Scratch *s, SharedRefs *r, Py_ssize_t n_refs, Py_ssize_t max_order)
+{
+    Py_ssize_t total_ref = s->offsets[n_refs], longest = 0, k, i, order, vocabulary;
+    const int32_t *base;
+    int bits;
+    r->orders = 0;
+    if (total_ref == 0) {
+        return 0;
+    }
+    if ((vocabulary = shared_token_ids(s, r, total_ref)) < 0) {
+        return -1;
+    }
+    for (k = 0; k < n_refs; k++) {
+        longest = Py_MAX(longest, s->offsets[k + 1] - s->offsets[k]);
+    }
+    r->orders = Py_MIN(max_order, longest);
+    bits = table_bits((size_t)total_ref);
+    r->capacity = (size_t)1 << bits;
+    r->shift = 64 - bits;
+    if (shared_reserve((void **)&r->best, &r->counts_room, (size_t)r->orders * ((size_t)total_ref + 1),
+                       sizeof(int32_t)) < 0) {
+        return -1;
+    }
+    if (total_ref + 1 > r->work_room) {  /* ref_ids, own and seen in one allocation; own and seen zeroed */
+        size_t room = Py_MAX((size_t)total_ref + 1, 2 * (size_t)r->work_room);
+        int32_t *more = PyMem_Calloc(room * 3, sizeof(int32_t));
+        if (more == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        PyMem_Free(r->ref_ids);
+        r->ref_ids = more;
+        r->own = more + room;
+        r->seen = more + 2 * room;
+        r->work_room = (Py_ssize_t)room;
+    }
+    if (r->orders > 1) {
+        size_t slots = (size_t)(r->orders - 1) * r->capacity, room = r->tables_room;
+        if (shared_reserve((void **)&r->keys, &room, slots, sizeof(uint64_t)) < 0
+            || shared_reserve((void **)&r->key_ids, &r->tables_room, slots, sizeof(int32_t)) < 0) {
+            return -1;
+        }
+    }
+    base = s->ids;  /* the token ids, once shared_token_ids has grown the buffer */
+    memcpy(r->ref_ids, base, (size_t)total_ref * sizeof(int32_t));
+    shared_count(s, r, r->best, n_refs, 1, vocabulary);
+    for (order = 2; order <= r->orders; order++) {
+        IdTable table;
+        table.keys = r->keys + (size_t)(order - 2) * r->capacity;
+        table.ids = r->key_ids + (size_t)(order - 2) * r->capacity;
+        table.mask = r->capacity - 1;
+        table.shift = r->shift;
+        table.count = 0;
+        memset(table.keys, 0xff, r->capacity * sizeof(uint64_t));
+        for (k = 0; k < n_refs; k++) {
+            Py_ssize_t stop = s->offsets[k + 1] - order + 1;
+            for (i = s->offsets[k]; i < stop; i++) {
+                r->ref_ids[i] = table_id(&table, ((uint64_t)(uint32_t)r->ref_ids[i] << 32)
+                                                 | (uint32_t)base[i + order - 1], 1);
+            }
+        }
+        shared_count(s, r, r->best + (size_t)(order - 1) * ((size_t)total_ref + 1), n_refs, order, table.count);
+    }
+    return 0;
+}
+
+/* A hypothesis against the references of shared_build: tokenized after them in the arena (as in
+   hypothesis_statistics), looked up in their tables, its clipped matches into s->matches. */
+static int
+shared_hypothesis(Scratch *s, SharedRefs *r, PyObject *hyp, Py_ssize_t n_refs, int tokenizer, int lowercase,
+                  int shortest, Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
+{
+    Arena *a = &s->arena;
+    Py_ssize_t total_ref = s->offsets[n_refs], hyp_len, i, order;
+    a->n_tokens = total_ref;
+    a->n_chars = a->starts[total_ref];
+    if (tokenize_line(a, tokenizer, hyp, lowercase) < 0 || check_tokens(0, a->n_tokens - total_ref, "a sequence") < 0) {
+        return -1;
+    }
+    hyp_len = a->n_tokens - total_ref;
     *hyp_len_out = hyp_len;
-    *ref_len_out = ref_len;
+    *ref_len_out = reference_length(s, n_refs, hyp_len, shortest);
+    memset(s->matches, 0, ((size_t)max_order + 1) * sizeof(Py_ssize_t));
+    if (r->orders == 0 || hyp_len == 0) {
+        return 0;
+    }
+    if (hyp_len > r->hyp_room) {
+        size_t room = Py_MAX((size_t)hyp_len, 2 * (size_t)r->hyp_room);
+        if (room > SIZE_MAX / 2 / sizeof(int32_t) || grow((void **)&r->hyp_tok, 2 * room * sizeof(int32_t)) < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_NoMemory();
+            }
+            return -1;
+        }
+        r->hyp_ids = r->hyp_tok + room;
+        r->hyp_room = (Py_ssize_t)room;
+    }
+    for (i = 0; i < hyp_len; i++) {  /* each token's id: that of an equal reference token, or -1 */
+        Py_ssize_t k = total_ref + i;
+        size_t slot = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & r->vocab_mask;
+        int32_t id = -1;
+        for (;;) {
+            int32_t other = s->vocab[slot];
+            if (other < 0) {
+                break;
+            }
+            if (same_token(a, k, other)) {
+                id = s->ids[other];
+                break;
+            }
+            slot = (slot + 1) & r->vocab_mask;
+        }
+        r->hyp_tok[i] = r->hyp_ids[i] = id;
+    }
+    for (order = 1; order <= max_order; order++) {
+        Py_ssize_t grams = hyp_len - order + 1, found = 0;
+        const int32_t *best;
+        int any = 0;
+        if (grams <= 0 || order > r->orders) {  /* no reference has n-grams of this order: no match */
+            break;
+        }
+        if (order > 1) {
+            IdTable table;
+            table.keys = r->keys + (size_t)(order - 2) * r->capacity;
+            table.ids = r->key_ids + (size_t)(order - 2) * r->capacity;
+            table.mask = r->capacity - 1;
+            table.shift = r->shift;
+            for (i = 0; i < grams; i++) {
+                int32_t prefix = r->hyp_ids[i], last = r->hyp_tok[i + order - 1];
+                r->hyp_ids[i] = prefix < 0 || last < 0 ? -1
+                    : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
+            }
+        }
+        best = r->best + (size_t)(order - 1) * ((size_t)total_ref + 1);
+        for (i = 0; i < grams; i++) {
+            int32_t id = r->hyp_ids[i];
+            if (id >= 0) {
+                any = 1;
+                if (++r->seen[id] <= best[id]) {
+                    found++;
+                }
+            }
+        }
+        for (i = 0; i < grams; i++) {
+            if (r->hyp_ids[i] >= 0) {
+                r->seen[r->hyp_ids[i]] = 0;
+            }
+        }
+        s->matches[order] = found;
+        if (!any) {
+            break;
+        }
+    }
     return 0;
 }
 
@@ -2413,10 +2713,12 @@ static PyObject *
 bleu_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Scratch own, *s;
+    SharedRefs shared;
     PyObject *systems = NULL, *columns = NULL, *refs = NULL, *result = NULL;
     Py_ssize_t max_order, n_systems, n_segments, segment, j;
-    int tokenizer, lowercase, shortest, rows;
+    int tokenizer, lowercase, shortest, rows, share;
     RowsOut out;
+    memset(&shared, 0, sizeof(SharedRefs));
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError,
                         "bleu_systems(systems, references, tokenizer, max_order, lowercase, shortest, rows)");
@@ -2453,16 +2755,20 @@ bleu_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         || rows_out_init(&out, rows, n_systems, n_segments, 2 + 2 * max_order) < 0) {
         goto done;
     }
+    share = n_systems > 1 && max_order <= SHARED_MAX_ORDER;
     for (segment = 0; segment < n_segments; segment++) {
         Py_ssize_t n_refs = tokenize_references(s, PyTuple_GET_ITEM(refs, segment), tokenizer, lowercase);
-        if (n_refs < 0) {
+        if (n_refs < 0 || (share && shared_build(s, &shared, n_refs, max_order) < 0)) {
             rows_out_free(&out);
             goto done;
         }
         for (j = 0; j < n_systems; j++) {
             Py_ssize_t hyp_len, ref_len;
-            if (hypothesis_statistics(s, PyTuple_GET_ITEM(PyTuple_GET_ITEM(columns, j), segment), n_refs, tokenizer,
-                                      lowercase, shortest, max_order, &hyp_len, &ref_len) < 0) {
+            PyObject *hyp = PyTuple_GET_ITEM(PyTuple_GET_ITEM(columns, j), segment);
+            if ((share ? shared_hypothesis(s, &shared, hyp, n_refs, tokenizer, lowercase, shortest, max_order,
+                                           &hyp_len, &ref_len)
+                 : hypothesis_statistics(s, hyp, n_refs, tokenizer, lowercase, shortest, max_order, &hyp_len,
+                                         &ref_len)) < 0) {
                 rows_out_free(&out);
                 goto done;
             }
@@ -2474,6 +2780,7 @@ bleu_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     result = rows_out_finish(&out);
 done:
+    shared_free(&shared);
     Py_XDECREF(systems);
     Py_XDECREF(columns);
     Py_XDECREF(refs);

@@ -139,6 +139,12 @@ def test_bleu_systems_arguments(matcher: str) -> None:
     with pytest.raises(TypeError, match="bleu_systems"):
         systems([["a"]], [("a",)], "13a", 2, False, False)
     assert _speedups.bleu_statistics(["a b"], [("a b",)], "13a", 1, False, False, 2) == struct.pack("4q", 2, 2, 2, 2)
+    # orders beyond those whose tables are kept for all systems: each hypothesis counted on its own, same rows
+    line = " ".join("abcabcabdabcabcabcabd" * 2)
+    hyps, refs = [line, line[::-1], line[:9]], [(line, line[4:]), (line[::-1],), (line[:9], "a b")]
+    for order in (1, 16, 17, 40):
+        assert systems([hyps, hyps[::-1]], refs, "none", order, False, False, 1) == [
+            _speedups.bleu_statistics(h, refs, "none", order, False, False, 1) for h in (hyps, hyps[::-1])]
 
 
 @pytest.mark.parametrize("word_order", [0, 2])
