@@ -2075,7 +2075,7 @@ tokenize_references(Scratch *s, PyObject *references, int tokenizer, int lowerca
 
 /* BLEU's reference length for a hypothesis of hyp_len tokens against the n_refs references at
    s->offsets: the only one's, the shortest's (shortest), or the closest's (the shorter on a tie). */
-static Py_ssize_t
+static inline Py_ALWAYS_INLINE Py_ssize_t
 reference_length(const Scratch *s, Py_ssize_t n_refs, Py_ssize_t hyp_len, int shortest)
 {
     Py_ssize_t k, ref_len = -1, best_diff = -1;
