@@ -176,6 +176,9 @@ def test_row_matrix_is_a_sequence_of_rows() -> None:
     array = np.asarray(matrix)
     assert array.dtype == np.int64 and array.tolist() == rows and not array.flags.writeable
     assert np.shares_memory(array, np.frombuffer(matrix.data, dtype=np.int64))  # read in place, not copied
+    copied = np.array(matrix)
+    assert copied.flags.writeable and not np.shares_memory(copied, array) and copied.tolist() == rows
+    assert np.asarray(matrix, dtype=np.float32).tolist() == rows
     parts = [matrix[:1], matrix[1:]]
     joined = concatenate_rows(parts)
     assert type(joined) is RowMatrix and joined == matrix

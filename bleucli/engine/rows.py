@@ -79,7 +79,9 @@ class RowMatrix:
         import numpy
 
         matrix = numpy.frombuffer(self.data, dtype=numpy.int64).reshape(len(self), self.width)
-        return matrix if dtype is None else matrix.astype(dtype)
+        if dtype is not None and numpy.dtype(dtype) != matrix.dtype:
+            return matrix.astype(dtype)
+        return matrix.copy() if copy else matrix  # a view of the bytes (read-only) unless a copy is asked for
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, RowMatrix):
