@@ -139,6 +139,16 @@ def test_bleu_systems_arguments(matcher: str) -> None:
     with pytest.raises(TypeError, match="bleu_systems"):
         systems([["a"]], [("a",)], "13a", 2, False, False)
     assert _speedups.bleu_statistics(["a b"], [("a b",)], "13a", 1, False, False, 2) == struct.pack("4q", 2, 2, 2, 2)
+    # systems that agree on a segment (the same object, an equal str, a str subclass whose lower() differs)
+    class Shouting(str):
+        def lower(self) -> str:
+            return "x y z"
+
+    texts = ["a b c", "".join(["a b", " c"]), "a b c", Shouting("a b c"), "A B C"]
+    refs1 = [("a b c d", "x y z")]
+    for lowercase in (False, True):
+        expected = [_speedups.bleu_statistics([t], refs1, "13a", 4, lowercase, False, 1) for t in texts]
+        assert systems([[t] for t in texts], refs1, "13a", 4, lowercase, False, 1) == expected
     # orders beyond those whose tables are kept for all systems: each hypothesis counted on its own, same rows
     line = " ".join("abcabcabdabcabcabcabd" * 2)
     hyps, refs = [line, line[::-1], line[:9]], [(line, line[4:]), (line[::-1],), (line[:9], "a b")]
