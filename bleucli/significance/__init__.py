@@ -73,8 +73,6 @@ _FLOAT32_EXACT = 2**24
 _FLOAT64_EXACT = 2**52
 #: Upper bound on matrix elements handled per block (keeps memory flat for big corpora).
 _BLOCK_ELEMENTS = 4_000_000
-#: Elements counted at once by :func:`_counts_into` (its int64 temporaries: 1 MiB).
-_COUNT_ELEMENTS = 1 << 17
 #: Blocks hold a multiple of this many resamples: numpy draws random booleans 32 bits
 #: at a time from a per-call buffer, so blocks of 64 rows reproduce the one-shot stream.
 _BLOCK_ROW_MULTIPLE = 64
@@ -263,10 +261,9 @@ def _counts_into(buffer: Any, idxs: Any, n_seg: int) -> Any:
     np = _numpy()
     rows = idxs.shape[0]
     view = buffer[:rows]
-    # a few rows at a time: the temporaries stay within _COUNT_ELEMENTS, small enough to stay in the cache
-    # and be reused by the allocator (larger ones are fresh pages each time: counting 1,000 resamples of
-    # 2,000 segments at once took three times as long, most of it in page faults)
-    step = max(1, min(rows, _COUNT_ELEMENTS // max(1, n_seg)))
+    # a few rows at a time: the temporaries stay within _BLOCK_ELEMENTS (a block of 64 resamples of 200,000
+    # segments is 100 MB of draws; counting all its rows at once took twice that again)
+    step = max(1, min(rows, _BLOCK_ELEMENTS // max(1, n_seg)))
     for first in range(0, rows, step):
         part = idxs[first:first + step]
         offsets = (np.arange(part.shape[0], dtype=np.int64) * n_seg)[:, None]
@@ -575,7 +572,7 @@ def confidence_interval(
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = check_seed(seed)
     matrix = _as_matrix(stats, "statistics")
-    corpus = metric.score_from_statistics(_corpus_totals(metric, stats, matrix), nrefs)
+    corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)), nrefs)
     (sums,) = _seeded_bootstrap_sums([matrix], seed, n_samples)
     ordered = sorted(_score_matrix(metric, sums).tolist())
     low = n_samples // 40
