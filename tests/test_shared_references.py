@@ -23,6 +23,7 @@ from bleucli.metrics import BLEU, CHRF
 from bleucli.metrics.compiled import PURE_PYTHON_VARIABLE
 from bleucli.statistics import Statistics, sum_rows
 from conftest import invoke
+from matchers import select_matcher
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 OPTIONS = [{}, {"lowercase": True}, {"ref_length": "shortest", "max_ngram_order": 2}, {"max_ngram_order": 6}]
@@ -239,10 +240,10 @@ def test_cli_several_systems_score_as_each_alone(matcher: str, tmp_path, flags: 
 
 @pytest.mark.parametrize("mode", [["-pbs", "-pbsn", "200"],
                                   pytest.param(["-par", "-parn", "200"], marks=pytest.mark.slow)], ids=["pbs", "par"])
-def test_cli_paired_tests_are_the_pure_pythons(matcher: str, monkeypatch: pytest.MonkeyPatch, tmp_path,
-                                               mode: list[str]) -> None:
+def test_cli_paired_tests_are_the_pure_pythons(monkeypatch: pytest.MonkeyPatch, tmp_path, mode: list[str]) -> None:
     """The paired tests' text from the blocks of rows is the pure-Python rows' text, byte for byte
-    (with several references and the chunks of more than one part: -j 2)."""
+    (with several references and the chunks of more than one part: -j 2). Both matchers run here."""
+    select_matcher(monkeypatch, "compiled")
     systems, segments = corpus(5)
     refs, hyps = write_corpus(tmp_path, systems, segments, 2)
     arguments = [*refs, "-i", *hyps, "-m", "bleu", "chrf", "ter", "-f", "text", "--force", *mode]
@@ -256,8 +257,9 @@ def test_cli_paired_tests_are_the_pure_pythons(matcher: str, monkeypatch: pytest
     assert got.stdout == expected.stdout
 
 
-def test_cli_confidence_interval_is_the_pure_pythons(matcher: str, monkeypatch: pytest.MonkeyPatch,
-                                                     tmp_path) -> None:
+def test_cli_confidence_interval_is_the_pure_pythons(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """-ci from a block of rows (one system) equals the pure-Python rows' text. Both matchers run here."""
+    select_matcher(monkeypatch, "compiled")
     systems, segments = corpus(6)
     refs, hyps = write_corpus(tmp_path, systems[:1], segments, 4)
     arguments = [*refs, "-i", *hyps, "-m", "bleu", "chrf", "-f", "text", "--force", "-ci", "--confidence-n", "200"]
