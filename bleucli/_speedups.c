@@ -2442,7 +2442,7 @@ static int
 read_rows_mode(PyObject *object)
 {
     long mode;
-    if (!PyLong_Check(object)) {
+    if (object == Py_True || object == Py_False || !PyLong_Check(object)) {
         return PyObject_IsTrue(object);
     }
     mode = PyLong_AsLong(object);
@@ -2647,11 +2647,14 @@ rows_out_finish(RowsOut *out)
 static PyObject *
 bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    /* one system: written here without a RowsOut, whose allocations would be a visible share of
+       a sentence's statistics (-sl calls this once per segment) */
     Scratch own, *s;
-    PyObject *hyps = NULL, *refs_list = NULL, *result = NULL;
-    Py_ssize_t max_order, n_segments, segment;
+    PyObject *hyps = NULL, *refs_list = NULL, *result = NULL, *row = NULL;
+    Py_ssize_t max_order, n_segments, segment, order, width;
     int tokenizer, lowercase, shortest, rows;
-    RowsOut out;
+    long long *sums = NULL;
+    char *matrix = NULL;
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError,
                         "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)");
@@ -2677,30 +2680,81 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "one sequence of references per hypothesis");
         goto done;
     }
-    if (reserve_matches(s, max_order) < 0 || rows_out_init(&out, rows, 1, n_segments, 2 + 2 * max_order) < 0) {
+    width = 2 + 2 * max_order;
+    if (reserve_matches(s, max_order) < 0) {
+        goto done;
+    }
+    if (rows == ROWS_SUMS && (sums = PyMem_Calloc((size_t)width, sizeof(long long))) == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = rows == ROWS_LISTS ? PyList_New(n_segments)
+        : rows == ROWS_MATRIX ? int64_matrix(n_segments, width, &matrix) : NULL;
+    if (rows != ROWS_SUMS && result == NULL) {
         goto done;
     }
     for (segment = 0; segment < n_segments; segment++) {
         Py_ssize_t hyp_len, ref_len;
         if (segment_statistics(s, PySequence_Fast_GET_ITEM(hyps, segment), PySequence_Fast_GET_ITEM(refs_list, segment),
                                tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) < 0) {
-            rows_out_free(&out);
-            goto done;
+            goto fail;
         }
-        if (bleu_put(&out, 0, segment, hyp_len, ref_len, s->matches, max_order) < 0) {
-            rows_out_free(&out);
-            goto done;
+        if (rows == ROWS_LISTS) {
+            row = PyList_New(width);
+            if (row == NULL) {
+                goto fail;
+            }
+#define SET_ITEM(index, value) do { PyObject *number = PyLong_FromSsize_t(value); \
+                if (number == NULL) { goto fail; } PyList_SET_ITEM(row, index, number); } while (0)
+            SET_ITEM(0, hyp_len);
+            SET_ITEM(1, ref_len);
+            for (order = 1; order <= max_order; order++) {
+                SET_ITEM(1 + order, s->matches[order]);
+                SET_ITEM(1 + max_order + order, hyp_len >= order ? hyp_len - order + 1 : 0);
+            }
+#undef SET_ITEM
+            PyList_SET_ITEM(result, segment, row);
+            row = NULL;
+        }
+        else if (rows == ROWS_MATRIX) {
+            int64_t *cells = (int64_t *)(void *)(matrix + (size_t)segment * (size_t)width * sizeof(int64_t));
+            cells[0] = hyp_len;
+            cells[1] = ref_len;
+            for (order = 1; order <= max_order; order++) {
+                cells[1 + order] = s->matches[order];
+                cells[1 + max_order + order] = hyp_len >= order ? hyp_len - order + 1 : 0;
+            }
+        }
+        else {
+            sums[0] += hyp_len;
+            sums[1] += ref_len;
+            for (order = 1; order <= max_order; order++) {
+                sums[1 + order] += s->matches[order];
+                sums[1 + max_order + order] += hyp_len >= order ? hyp_len - order + 1 : 0;
+            }
         }
     }
-    result = rows_out_finish(&out);
-    if (result != NULL) {  /* one system: its result alone */
-        PyObject *only = PyList_GET_ITEM(result, 0);
-        Py_INCREF(only);
-        Py_SETREF(result, only);
+    if (rows == ROWS_SUMS) {
+        result = PyList_New(width);
+        if (result == NULL) {
+            goto done;
+        }
+        for (order = 0; order < width; order++) {
+            PyObject *number = PyLong_FromLongLong(sums[order]);
+            if (number == NULL) {
+                goto fail;
+            }
+            PyList_SET_ITEM(result, order, number);
+        }
     }
+    goto done;
+fail:
+    Py_XDECREF(row);
+    Py_CLEAR(result);
 done:
     Py_XDECREF(hyps);
     Py_XDECREF(refs_list);
+    PyMem_Free(sums);
     scratch_release(module, s);
     return result;
 }
