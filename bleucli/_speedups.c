@@ -2073,6 +2073,24 @@ tokenize_references(Scratch *s, PyObject *references, int tokenizer, int lowerca
     return n_refs;
 }
 
+/* BLEU's reference length for a hypothesis of hyp_len tokens against the n_refs references at
+   s->offsets: the only one's, the shortest's (shortest), or the closest's (the shorter on a tie). */
+static inline Py_ALWAYS_INLINE Py_ssize_t
+reference_length(const Scratch *s, Py_ssize_t n_refs, Py_ssize_t hyp_len, int shortest)
+{
+    Py_ssize_t k, ref_len = -1, best_diff = -1;
+    for (k = 0; k < n_refs; k++) {
+        Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
+        Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
+        if (k == 0 || (shortest ? length < ref_len
+                       : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
+            ref_len = length;
+            best_diff = diff;
+        }
+    }
+    return ref_len;
+}
+
 /* A hypothesis against the n_refs references tokenized by tokenize_references: its tokens replace
    whatever followed the references in the arena (so one tokenization of the references serves a
    whole batch of hypotheses), then ids, clipped matches (s->matches) and the lengths. */
@@ -2080,7 +2098,7 @@ static int
 hypothesis_statistics(Scratch *s, PyObject *hyp, Py_ssize_t n_refs, int tokenizer, int lowercase, int shortest,
                       Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
 {
-    Py_ssize_t k, vocabulary, hyp_len, ref_len = -1, best_diff = -1, total_ref = s->offsets[n_refs];
+    Py_ssize_t vocabulary, hyp_len, total_ref = s->offsets[n_refs];
     s->arena.n_tokens = total_ref;
     s->arena.n_chars = s->arena.starts[total_ref];
     if (tokenize_line(&s->arena, tokenizer, hyp, lowercase) < 0
@@ -2091,17 +2109,299 @@ hypothesis_statistics(Scratch *s, PyObject *hyp, Py_ssize_t n_refs, int tokenize
     if ((vocabulary = assign_ids(s, total_ref)) < 0 || count_matches(s, n_refs, total_ref, vocabulary, max_order) < 0) {
         return -1;
     }
+    *hyp_len_out = hyp_len;
+    *ref_len_out = reference_length(s, n_refs, hyp_len, shortest);
+    return 0;
+}
+
+/* --- one segment's references counted once for several hypotheses (bleu_systems) -------------
+
+   hypothesis_statistics gives each hypothesis its own ids and n-gram tables, the references' part
+   included: right for one hypothesis, but with several systems the references' ids, their n-gram
+   tables of every order and their clipped counts (`best`) would be made again for each. SharedRefs
+   keeps them for the segment (one table per order, as count_matches makes them one after the other),
+   and each hypothesis is only looked up in them: the same ids' counts, so the same matches. */
+
+/* The largest max_order whose tables are kept (one per order); beyond (only a direct call of the
+   extension asks), each hypothesis is counted on its own. BLEU's own limit is 9. */
+#define SHARED_MAX_ORDER 16
+
+typedef struct {
+    size_t vocab_mask;   /* s->vocab's: the references' tokens (slot -> token index) */
+    Py_ssize_t orders;   /* orders the references have n-grams of (at most max_order) */
+    size_t capacity;     /* slots of each order's table */
+    int shift;
+    uint64_t *keys;      /* order n's table (n >= 2) at (n - 2) * capacity */
+    int32_t *key_ids;
+    size_t tables_room;
+    int32_t *best;       /* order n's clipped counts at (n - 1) * (total_ref + 1) */
+    int32_t *ref_ids, *own, *seen;  /* per reference position; own and seen all 0 between uses */
+    size_t counts_room;  /* of best */
+    Py_ssize_t work_room;  /* of ref_ids, own and seen */
+    int32_t *hyp_tok, *hyp_ids;  /* a hypothesis's token ids and current order's n-gram ids */
+    Py_ssize_t hyp_room;
+} SharedRefs;
+
+static void
+shared_free(SharedRefs *r)
+{
+    PyMem_Free(r->keys);
+    PyMem_Free(r->key_ids);
+    PyMem_Free(r->best);
+    PyMem_Free(r->ref_ids);
+    PyMem_Free(r->hyp_tok);
+    memset(r, 0, sizeof(SharedRefs));
+}
+
+/* *buffer (of *room elements of `size` bytes) with room for `need`; 0, or -1 with MemoryError. */
+static int
+shared_reserve(void **buffer, size_t *room, size_t need, size_t size)
+{
+    if (need <= *room) {
+        return 0;
+    }
+    if (need > SIZE_MAX / size / 2) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    need = Py_MAX(need, 2 * *room);
+    if (grow(buffer, need * size) < 0) {
+        return -1;
+    }
+    *room = need;
+    return 0;
+}
+
+/* The references' ids (s->ids[0..total_ref), equal text equal id, through s->vocab): the first part of
+   assign_ids. Returns the number of distinct tokens, or -1 with an exception. */
+static Py_ssize_t
+shared_token_ids(Scratch *s, SharedRefs *r, Py_ssize_t total_ref)
+{
+    Arena *a = &s->arena;
+    Py_ssize_t k;
+    size_t capacity = (size_t)1 << table_bits((size_t)total_ref), mask = capacity - 1;
+    int32_t count = 0;
+    if (capacity > s->vocab_cap) {
+        if (grow((void **)&s->vocab, capacity * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->vocab_cap = capacity;
+    }
+    if (total_ref > s->ids_cap) {
+        if (grow((void **)&s->ids, (size_t)total_ref * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->ids_cap = total_ref;
+    }
+    memset(s->vocab, 0xff, capacity * sizeof(int32_t));
+    for (k = 0; k < total_ref; k++) {
+        size_t i = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+        int32_t id;
+        for (;;) {
+            int32_t other = s->vocab[i];
+            if (other < 0) {
+                s->vocab[i] = (int32_t)k;
+                id = count++;
+                break;
+            }
+            if (same_token(a, k, other)) {
+                id = s->ids[other];
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        s->ids[k] = id;
+    }
+    r->vocab_mask = mask;
+    return count;
+}
+
+/* best[id]: the most times one of the n_refs references has n-gram `id` (ids: r->ref_ids, order
+   `order`), for n_best ids. */
+static void
+shared_count(Scratch *s, SharedRefs *r, int32_t *best, Py_ssize_t n_refs, Py_ssize_t order, Py_ssize_t n_best)
+{
+    Py_ssize_t k, i;
+    memset(best, 0, ((size_t)n_best + 1) * sizeof(int32_t));
     for (k = 0; k < n_refs; k++) {
-        Py_ssize_t length = s->offsets[k + 1] - s->offsets[k];
-        Py_ssize_t diff = length > hyp_len ? length - hyp_len : hyp_len - length;
-        if (k == 0 || (shortest ? length < ref_len
-                       : (diff < best_diff || (diff == best_diff && length < ref_len)))) {
-            ref_len = length;
-            best_diff = diff;
+        Py_ssize_t start = s->offsets[k], stop = s->offsets[k + 1] - order + 1;
+        if (n_refs == 1) {
+            for (i = start; i < stop; i++) {
+                best[r->ref_ids[i]]++;
+            }
+            break;
+        }
+        for (i = start; i < stop; i++) {
+            r->own[r->ref_ids[i]]++;
+        }
+        for (i = start; i < stop; i++) {
+            int32_t id = r->ref_ids[i];
+            if (r->own[id] > best[id]) {
+                best[id] = r->own[id];
+            }
+        }
+        for (i = start; i < stop; i++) {
+            r->own[r->ref_ids[i]] = 0;
         }
     }
+}
+
+/* The segment's references (tokenized by tokenize_references) made into ids, one n-gram table per
+   order up to max_order (or the longest reference) and their clipped counts. 0, or -1. */
+static int
+shared_build(Scratch *s, SharedRefs *r, Py_ssize_t n_refs, Py_ssize_t max_order)
+{
+    Py_ssize_t total_ref = s->offsets[n_refs], longest = 0, k, i, order, vocabulary;
+    const int32_t *base;
+    int bits;
+    r->orders = 0;
+    if (total_ref == 0) {
+        return 0;
+    }
+    if ((vocabulary = shared_token_ids(s, r, total_ref)) < 0) {
+        return -1;
+    }
+    for (k = 0; k < n_refs; k++) {
+        longest = Py_MAX(longest, s->offsets[k + 1] - s->offsets[k]);
+    }
+    r->orders = Py_MIN(max_order, longest);
+    bits = table_bits((size_t)total_ref);
+    r->capacity = (size_t)1 << bits;
+    r->shift = 64 - bits;
+    if (shared_reserve((void **)&r->best, &r->counts_room, (size_t)r->orders * ((size_t)total_ref + 1),
+                       sizeof(int32_t)) < 0) {
+        return -1;
+    }
+    if (total_ref + 1 > r->work_room) {  /* ref_ids, own and seen in one allocation; own and seen zeroed */
+        size_t room = Py_MAX((size_t)total_ref + 1, 2 * (size_t)r->work_room);
+        int32_t *more = PyMem_Calloc(room * 3, sizeof(int32_t));
+        if (more == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        PyMem_Free(r->ref_ids);
+        r->ref_ids = more;
+        r->own = more + room;
+        r->seen = more + 2 * room;
+        r->work_room = (Py_ssize_t)room;
+    }
+    if (r->orders > 1) {
+        size_t slots = (size_t)(r->orders - 1) * r->capacity, room = r->tables_room;
+        if (shared_reserve((void **)&r->keys, &room, slots, sizeof(uint64_t)) < 0
+            || shared_reserve((void **)&r->key_ids, &r->tables_room, slots, sizeof(int32_t)) < 0) {
+            return -1;
+        }
+    }
+    base = s->ids;  /* the token ids, once shared_token_ids has grown the buffer */
+    memcpy(r->ref_ids, base, (size_t)total_ref * sizeof(int32_t));
+    shared_count(s, r, r->best, n_refs, 1, vocabulary);
+    for (order = 2; order <= r->orders; order++) {
+        IdTable table;
+        table.keys = r->keys + (size_t)(order - 2) * r->capacity;
+        table.ids = r->key_ids + (size_t)(order - 2) * r->capacity;
+        table.mask = r->capacity - 1;
+        table.shift = r->shift;
+        table.count = 0;
+        memset(table.keys, 0xff, r->capacity * sizeof(uint64_t));
+        for (k = 0; k < n_refs; k++) {
+            Py_ssize_t stop = s->offsets[k + 1] - order + 1;
+            for (i = s->offsets[k]; i < stop; i++) {
+                r->ref_ids[i] = table_id(&table, ((uint64_t)(uint32_t)r->ref_ids[i] << 32)
+                                                 | (uint32_t)base[i + order - 1], 1);
+            }
+        }
+        shared_count(s, r, r->best + (size_t)(order - 1) * ((size_t)total_ref + 1), n_refs, order, table.count);
+    }
+    return 0;
+}
+
+/* A hypothesis against the references of shared_build: tokenized after them in the arena (as in
+   hypothesis_statistics), looked up in their tables, its clipped matches into s->matches. */
+static int
+shared_hypothesis(Scratch *s, SharedRefs *r, PyObject *hyp, Py_ssize_t n_refs, int tokenizer, int lowercase,
+                  int shortest, Py_ssize_t max_order, Py_ssize_t *hyp_len_out, Py_ssize_t *ref_len_out)
+{
+    Arena *a = &s->arena;
+    Py_ssize_t total_ref = s->offsets[n_refs], hyp_len, i, order;
+    a->n_tokens = total_ref;
+    a->n_chars = a->starts[total_ref];
+    if (tokenize_line(a, tokenizer, hyp, lowercase) < 0 || check_tokens(0, a->n_tokens - total_ref, "a sequence") < 0) {
+        return -1;
+    }
+    hyp_len = a->n_tokens - total_ref;
     *hyp_len_out = hyp_len;
-    *ref_len_out = ref_len;
+    *ref_len_out = reference_length(s, n_refs, hyp_len, shortest);
+    memset(s->matches, 0, ((size_t)max_order + 1) * sizeof(Py_ssize_t));
+    if (r->orders == 0 || hyp_len == 0) {
+        return 0;
+    }
+    if (hyp_len > r->hyp_room) {
+        size_t room = Py_MAX((size_t)hyp_len, 2 * (size_t)r->hyp_room);
+        if (room > SIZE_MAX / 2 / sizeof(int32_t) || grow((void **)&r->hyp_tok, 2 * room * sizeof(int32_t)) < 0) {
+            if (!PyErr_Occurred()) {
+                PyErr_NoMemory();
+            }
+            return -1;
+        }
+        r->hyp_ids = r->hyp_tok + room;
+        r->hyp_room = (Py_ssize_t)room;
+    }
+    for (i = 0; i < hyp_len; i++) {  /* each token's id: that of an equal reference token, or -1 */
+        Py_ssize_t k = total_ref + i;
+        size_t slot = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & r->vocab_mask;
+        int32_t id = -1;
+        for (;;) {
+            int32_t other = s->vocab[slot];
+            if (other < 0) {
+                break;
+            }
+            if (same_token(a, k, other)) {
+                id = s->ids[other];
+                break;
+            }
+            slot = (slot + 1) & r->vocab_mask;
+        }
+        r->hyp_tok[i] = r->hyp_ids[i] = id;
+    }
+    for (order = 1; order <= max_order; order++) {
+        Py_ssize_t grams = hyp_len - order + 1, found = 0;
+        const int32_t *best;
+        int any = 0;
+        if (grams <= 0 || order > r->orders) {  /* no reference has n-grams of this order: no match */
+            break;
+        }
+        if (order > 1) {
+            IdTable table;
+            table.keys = r->keys + (size_t)(order - 2) * r->capacity;
+            table.ids = r->key_ids + (size_t)(order - 2) * r->capacity;
+            table.mask = r->capacity - 1;
+            table.shift = r->shift;
+            for (i = 0; i < grams; i++) {
+                int32_t prefix = r->hyp_ids[i], last = r->hyp_tok[i + order - 1];
+                r->hyp_ids[i] = prefix < 0 || last < 0 ? -1
+                    : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
+            }
+        }
+        best = r->best + (size_t)(order - 1) * ((size_t)total_ref + 1);
+        for (i = 0; i < grams; i++) {
+            int32_t id = r->hyp_ids[i];
+            if (id >= 0) {
+                any = 1;
+                if (++r->seen[id] <= best[id]) {
+                    found++;
+                }
+            }
+        }
+        for (i = 0; i < grams; i++) {
+            if (r->hyp_ids[i] >= 0) {
+                r->seen[r->hyp_ids[i]] = 0;
+            }
+        }
+        s->matches[order] = found;
+        if (!any) {
+            break;
+        }
+    }
     return 0;
 }
 
@@ -2131,28 +2431,236 @@ reserve_matches(Scratch *s, Py_ssize_t max_order)
     return arena_reserve(&s->arena, 64, 64);
 }
 
+/* How a batch's statistics come back (the `rows` argument): their column sums (a list of int), a
+   list of int per segment, or one bytes object holding every row as int64 (segments x width, native
+   order), which numpy reads in place (bleucli.statistics.RowMatrix): no int object per cell, no list
+   per row, nothing for the cyclic garbage collector to walk. */
+enum { ROWS_SUMS = 0, ROWS_LISTS = 1, ROWS_MATRIX = 2 };
+
+/* The `rows` argument: an int 0, 1 or 2, or any other object as its truth (False 0, True 1). */
+static int
+read_rows_mode(PyObject *object)
+{
+    long mode;
+    if (object == Py_True || object == Py_False || !PyLong_Check(object)) {
+        return PyObject_IsTrue(object);
+    }
+    mode = PyLong_AsLong(object);
+    if (mode == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (mode < ROWS_SUMS || mode > ROWS_MATRIX) {
+        PyErr_SetString(PyExc_ValueError, "rows must be 0 (their sums), 1 (a list per row) or 2 (an int64 matrix)");
+        return -1;
+    }
+    return (int)mode;
+}
+
+/* A list of the width ints of row. */
+static PyObject *
+int64_list(const int64_t *row, Py_ssize_t width)
+{
+    PyObject *list = PyList_New(width);
+    Py_ssize_t i;
+    if (list == NULL) {
+        return NULL;
+    }
+    for (i = 0; i < width; i++) {
+        PyObject *value = PyLong_FromLongLong(row[i]);
+        if (value == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+/* A bytes object of n rows of width int64 (uninitialized), its buffer in *data; NULL with MemoryError
+   when the size does not fit. */
+static PyObject *
+int64_matrix(Py_ssize_t n, Py_ssize_t width, char **data)
+{
+    PyObject *bytes;
+    if (width > 0 && n > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(int64_t) / width) {
+        return PyErr_NoMemory();
+    }
+    bytes = PyBytes_FromStringAndSize(NULL, n * width * (Py_ssize_t)sizeof(int64_t));
+    if (bytes != NULL) {
+        *data = PyBytes_AS_STRING(bytes);
+    }
+    return bytes;
+}
+
+/* The settings bleu_statistics and bleu_systems share (their arguments 2..6). 0, or -1 with an exception. */
+static int
+read_batch_settings(PyObject *const *args, int *tokenizer, Py_ssize_t *max_order, int *lowercase, int *shortest,
+                    int *rows)
+{
+    if ((*tokenizer = read_tokenizer(args[2])) < 0 || (*max_order = read_order(args[3])) < 0
+        || (*lowercase = PyObject_IsTrue(args[4])) < 0 || (*shortest = PyObject_IsTrue(args[5])) < 0
+        || (*rows = read_rows_mode(args[6])) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Where each system's rows go: per system its running sums (ROWS_SUMS), its list of lists, or its
+   int64 matrix. `results` holds one object per system (list or bytes), `data` their buffers. */
+typedef struct {
+    int mode;
+    Py_ssize_t width, n_systems;
+    PyObject *results;  /* a list of n_systems objects */
+    char **data;        /* ROWS_MATRIX: each system's buffer */
+    int64_t *sums;      /* ROWS_SUMS: n_systems x width */
+    int64_t *row;       /* one row, width */
+} RowsOut;
+
+static void
+rows_out_free(RowsOut *out)
+{
+    Py_CLEAR(out->results);
+    PyMem_Free(out->data);
+    PyMem_Free(out->sums);
+    PyMem_Free(out->row);
+    out->data = NULL;
+    out->sums = NULL;
+    out->row = NULL;
+}
+
+static int
+rows_out_init(RowsOut *out, int mode, Py_ssize_t n_systems, Py_ssize_t n_segments, Py_ssize_t width)
+{
+    Py_ssize_t j;
+    memset(out, 0, sizeof(RowsOut));
+    out->mode = mode;
+    out->width = width;
+    out->n_systems = n_systems;
+    if ((size_t)width > (size_t)PY_SSIZE_T_MAX / sizeof(int64_t) / (size_t)(n_systems + 1)
+        || (out->row = PyMem_Calloc((size_t)width + 1, sizeof(int64_t))) == NULL
+        || (mode == ROWS_SUMS
+            && (out->sums = PyMem_Calloc((size_t)(n_systems * width) + 1, sizeof(int64_t))) == NULL)
+        || (mode == ROWS_MATRIX && (out->data = PyMem_Calloc((size_t)n_systems + 1, sizeof(char *))) == NULL)) {
+        PyErr_NoMemory();
+        rows_out_free(out);
+        return -1;
+    }
+    if ((out->results = PyList_New(n_systems)) == NULL) {
+        rows_out_free(out);
+        return -1;
+    }
+    for (j = 0; j < n_systems && mode != ROWS_SUMS; j++) {
+        PyObject *result = mode == ROWS_LISTS ? PyList_New(n_segments)
+            : int64_matrix(n_segments, width, &out->data[j]);
+        if (result == NULL) {
+            rows_out_free(out);
+            return -1;
+        }
+        PyList_SET_ITEM(out->results, j, result);
+    }
+    return 0;
+}
+
+/* out->row, system j's row of segment i, put where it goes. 0, or -1 with an exception. */
+static int
+rows_out_put(RowsOut *out, Py_ssize_t j, Py_ssize_t i)
+{
+    Py_ssize_t c, width = out->width;
+    if (out->mode == ROWS_SUMS) {
+        int64_t *sums = out->sums + j * width;
+        for (c = 0; c < width; c++) {
+            sums[c] += out->row[c];
+        }
+    }
+    else if (out->mode == ROWS_MATRIX) {
+        memcpy(out->data[j] + (size_t)i * (size_t)width * sizeof(int64_t), out->row, (size_t)width * sizeof(int64_t));
+    }
+    else {
+        PyObject *list = int64_list(out->row, width);
+        if (list == NULL) {
+            return -1;
+        }
+        PyList_SET_ITEM(PyList_GET_ITEM(out->results, j), i, list);
+    }
+    return 0;
+}
+
+/* BLEU's row of system j's segment i, [hyp_len, ref_len, matches 1..max_order, totals 1..max_order],
+   written where it goes: added to the system's sums, into its matrix, or made a list (through
+   out->row). 0, or -1 with an exception. */
+static inline int
+bleu_put(RowsOut *out, Py_ssize_t j, Py_ssize_t i, Py_ssize_t hyp_len, Py_ssize_t ref_len, const Py_ssize_t *matches,
+         Py_ssize_t max_order)
+{
+    Py_ssize_t order;
+    int64_t *row;
+    if (out->mode == ROWS_SUMS) {
+        row = out->sums + j * out->width;
+        row[0] += hyp_len;
+        row[1] += ref_len;
+        for (order = 1; order <= max_order; order++) {
+            row[1 + order] += matches[order];
+            row[1 + max_order + order] += hyp_len >= order ? hyp_len - order + 1 : 0;
+        }
+        return 0;
+    }
+    row = out->mode == ROWS_MATRIX ? (int64_t *)(void *)(out->data[j] + (size_t)i * (size_t)out->width * sizeof(int64_t))
+        : out->row;
+    row[0] = hyp_len;
+    row[1] = ref_len;
+    for (order = 1; order <= max_order; order++) {
+        row[1 + order] = matches[order];
+        row[1 + max_order + order] = hyp_len >= order ? hyp_len - order + 1 : 0;
+    }
+    return out->mode == ROWS_MATRIX ? 0 : rows_out_put(out, j, i);
+}
+
+/* The results (the sums made lists), the reference to them passed to the caller; NULL on error. */
+static PyObject *
+rows_out_finish(RowsOut *out)
+{
+    PyObject *results;
+    Py_ssize_t j;
+    if (out->mode == ROWS_SUMS) {
+        for (j = 0; j < out->n_systems; j++) {
+            PyObject *sums = int64_list(out->sums + j * out->width, out->width);
+            if (sums == NULL) {
+                rows_out_free(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(out->results, j, sums);
+        }
+    }
+    results = out->results;
+    out->results = NULL;
+    rows_out_free(out);
+    return results;
+}
+
 /* bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)
 
    BLEU's statistics of each hypothesis (a str) against its segment's references (a
-   sequence of str): [hyp_len, ref_len, matches 1..max_order, totals 1..max_order], the
-   list of them when rows is true, else their sum. ref_len: the only reference's length,
-   the shortest's (shortest), or the closest to the hypothesis (shorter on a tie). */
+   sequence of str): [hyp_len, ref_len, matches 1..max_order, totals 1..max_order], their
+   sum (rows 0 or False), a list per segment (1 or True), or one bytes object of int64 rows (2).
+   ref_len: the only reference's length, the shortest's (shortest), or the closest to the
+   hypothesis (shorter on a tie). */
 static PyObject *
 bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
+    /* one system: written here without a RowsOut, whose allocations would be a visible share of
+       a sentence's statistics (-sl calls this once per segment) */
     Scratch own, *s;
     PyObject *hyps = NULL, *refs_list = NULL, *result = NULL, *row = NULL;
     Py_ssize_t max_order, n_segments, segment, order, width;
     int tokenizer, lowercase, shortest, rows;
     long long *sums = NULL;
+    char *matrix = NULL;
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError,
                         "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)");
         return NULL;
     }
-    if ((tokenizer = read_tokenizer(args[2])) < 0 || (max_order = read_order(args[3])) < 0
-        || (lowercase = PyObject_IsTrue(args[4])) < 0 || (shortest = PyObject_IsTrue(args[5])) < 0
-        || (rows = PyObject_IsTrue(args[6])) < 0) {
+    if (read_batch_settings(args, &tokenizer, &max_order, &lowercase, &shortest, &rows) < 0) {
         return NULL;
     }
     hyps = PySequence_Fast(args[0], "hypotheses must be a sequence");
@@ -2176,12 +2684,13 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (reserve_matches(s, max_order) < 0) {
         goto done;
     }
-    if (!rows && (sums = PyMem_Calloc((size_t)width, sizeof(long long))) == NULL) {
+    if (rows == ROWS_SUMS && (sums = PyMem_Calloc((size_t)width, sizeof(long long))) == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    result = rows ? PyList_New(n_segments) : NULL;
-    if (rows && result == NULL) {
+    result = rows == ROWS_LISTS ? PyList_New(n_segments)
+        : rows == ROWS_MATRIX ? int64_matrix(n_segments, width, &matrix) : NULL;
+    if (rows != ROWS_SUMS && result == NULL) {
         goto done;
     }
     for (segment = 0; segment < n_segments; segment++) {
@@ -2190,7 +2699,7 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                                tokenizer, lowercase, shortest, max_order, &hyp_len, &ref_len) < 0) {
             goto fail;
         }
-        if (rows) {
+        if (rows == ROWS_LISTS) {
             row = PyList_New(width);
             if (row == NULL) {
                 goto fail;
@@ -2207,6 +2716,15 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             PyList_SET_ITEM(result, segment, row);
             row = NULL;
         }
+        else if (rows == ROWS_MATRIX) {
+            int64_t *cells = (int64_t *)(void *)(matrix + (size_t)segment * (size_t)width * sizeof(int64_t));
+            cells[0] = hyp_len;
+            cells[1] = ref_len;
+            for (order = 1; order <= max_order; order++) {
+                cells[1 + order] = s->matches[order];
+                cells[1 + max_order + order] = hyp_len >= order ? hyp_len - order + 1 : 0;
+            }
+        }
         else {
             sums[0] += hyp_len;
             sums[1] += ref_len;
@@ -2216,7 +2734,7 @@ bleu_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
         }
     }
-    if (!rows) {
+    if (rows == ROWS_SUMS) {
         result = PyList_New(width);
         if (result == NULL) {
             goto done;
@@ -2237,6 +2755,123 @@ done:
     Py_XDECREF(hyps);
     Py_XDECREF(refs_list);
     PyMem_Free(sums);
+    scratch_release(module, s);
+    return result;
+}
+
+/* bleu_systems(systems, references, tokenizer, max_order, lowercase, shortest, rows) -> per system,
+   what bleu_statistics(system, references, ...) gives: each segment's references are tokenized once,
+   and every system's hypothesis of that segment is matched against them (hypothesis_statistics),
+   instead of tokenizing the references again for each system. */
+static PyObject *
+bleu_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Scratch own, *s;
+    SharedRefs shared;
+    Py_ssize_t *kept = NULL;
+    PyObject *systems = NULL, *columns = NULL, *refs = NULL, *result = NULL;
+    Py_ssize_t max_order, n_systems, n_segments, segment, j;
+    int tokenizer, lowercase, shortest, rows, share;
+    RowsOut out;
+    memset(&shared, 0, sizeof(SharedRefs));
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "bleu_systems(systems, references, tokenizer, max_order, lowercase, shortest, rows)");
+        return NULL;
+    }
+    if (read_batch_settings(args, &tokenizer, &max_order, &lowercase, &shortest, &rows) < 0) {
+        return NULL;
+    }
+    /* tuples: a str subclass's lower() may run code that changes a list while it is read */
+    if ((systems = PySequence_Tuple(args[0])) == NULL) {
+        return NULL;
+    }
+    s = scratch_acquire(module, &own);
+    if (check_tables(s, tokenizer) < 0 || (refs = PySequence_Tuple(args[1])) == NULL) {
+        goto done;
+    }
+    n_systems = PyTuple_GET_SIZE(systems);
+    n_segments = PyTuple_GET_SIZE(refs);
+    if ((columns = PyTuple_New(n_systems)) == NULL) {
+        goto done;
+    }
+    for (j = 0; j < n_systems; j++) {
+        PyObject *system = PySequence_Tuple(PyTuple_GET_ITEM(systems, j));
+        if (system == NULL) {
+            goto done;
+        }
+        PyTuple_SET_ITEM(columns, j, system);
+        if (PyTuple_GET_SIZE(system) != n_segments) {
+            PyErr_SetString(PyExc_ValueError, "one sequence of references per hypothesis");
+            goto done;
+        }
+    }
+    if (reserve_matches(s, max_order) < 0
+        || rows_out_init(&out, rows, n_systems, n_segments, 2 + 2 * max_order) < 0) {
+        goto done;
+    }
+    share = n_systems > 1 && max_order <= SHARED_MAX_ORDER;
+    /* with shared references, each system's row of the segment (hyp_len, ref_len, matches) and its
+       hypothesis's length: systems often agree on a segment (three hypotheses in ten across 8 WMT22 en-de
+       systems), and an equal str has the same row, so it is tokenized and matched once */
+    if (share && ((size_t)n_systems > (size_t)PY_SSIZE_T_MAX / sizeof(Py_ssize_t) / (SHARED_MAX_ORDER + 3)
+                  || (kept = PyMem_Malloc((size_t)n_systems * (size_t)(max_order + 3) * sizeof(Py_ssize_t))) == NULL)) {
+        PyErr_NoMemory();
+        rows_out_free(&out);
+        goto done;
+    }
+    for (segment = 0; segment < n_segments; segment++) {
+        Py_ssize_t n_refs = tokenize_references(s, PyTuple_GET_ITEM(refs, segment), tokenizer, lowercase);
+        if (n_refs < 0 || (share && shared_build(s, &shared, n_refs, max_order) < 0)) {
+            rows_out_free(&out);
+            goto done;
+        }
+        for (j = 0; j < n_systems; j++) {
+            Py_ssize_t hyp_len, ref_len, k;
+            PyObject *hyp = PyTuple_GET_ITEM(PyTuple_GET_ITEM(columns, j), segment);
+            if (share) {
+                /* kept[j]: length (-1: not an exact str), hyp_len, ref_len, matches 1..max_order */
+                Py_ssize_t *mine = kept + j * (max_order + 3);
+                mine[0] = PyUnicode_CheckExact(hyp) ? PyUnicode_GET_LENGTH(hyp) : -1;
+                for (k = 0; k < j && mine[0] != -1; k++) {
+                    Py_ssize_t *theirs = kept + k * (max_order + 3);
+                    PyObject *other = PyTuple_GET_ITEM(PyTuple_GET_ITEM(columns, k), segment);
+                    if (theirs[0] == mine[0] && (other == hyp || same_text(other, hyp))) {
+                        memcpy(mine + 1, theirs + 1, (size_t)(max_order + 2) * sizeof(Py_ssize_t));
+                        break;
+                    }
+                }
+                if (k == j || mine[0] == -1) {
+                    if (shared_hypothesis(s, &shared, hyp, n_refs, tokenizer, lowercase, shortest, max_order,
+                                          &hyp_len, &ref_len) < 0) {
+                        rows_out_free(&out);
+                        goto done;
+                    }
+                    mine[1] = hyp_len;
+                    mine[2] = ref_len;
+                    memcpy(mine + 3, s->matches + 1, (size_t)max_order * sizeof(Py_ssize_t));
+                }
+                if (bleu_put(&out, j, segment, mine[1], mine[2], mine + 2, max_order) < 0) {
+                    rows_out_free(&out);
+                    goto done;
+                }
+                continue;
+            }
+            if (hypothesis_statistics(s, hyp, n_refs, tokenizer, lowercase, shortest, max_order, &hyp_len,
+                                      &ref_len) < 0
+                || bleu_put(&out, j, segment, hyp_len, ref_len, s->matches, max_order) < 0) {
+                rows_out_free(&out);
+                goto done;
+            }
+        }
+    }
+    result = rows_out_finish(&out);
+done:
+    PyMem_Free(kept);
+    shared_free(&shared);
+    Py_XDECREF(systems);
+    Py_XDECREF(columns);
+    Py_XDECREF(refs);
     scratch_release(module, s);
     return result;
 }
@@ -2618,7 +3253,11 @@ static PyMethodDef methods[] = {
      "or with cls, name and signature an instance of cls with those fields: sentence BLEU in one call."},
     {"bleu_statistics", (PyCFunction)(void (*)(void))bleu_statistics, METH_FASTCALL,
      "bleu_statistics(hypotheses, references, tokenizer, max_order, lowercase, shortest, rows)\n"
-     "-> BLEU's statistics rows (rows true) or their sum: tokenized, counted and matched in C."},
+     "-> BLEU's statistics: their sum (rows 0), a list per segment (1) or one bytes object of int64 rows (2);\n"
+     "tokenized, counted and matched in C."},
+    {"bleu_systems", (PyCFunction)(void (*)(void))bleu_systems, METH_FASTCALL,
+     "bleu_systems(systems, references, ...as bleu_statistics) -> list: bleu_statistics of each system, each\n"
+     "segment's references tokenized once for all of them."},
     {"bleu_sentences", (PyCFunction)(void (*)(void))bleu_sentences, METH_FASTCALL,
      "bleu_sentences(hypotheses, references, ...as bleu_sentence) -> list: bleu_sentence of each hypothesis\n"
      "against the same references, tokenized once for all of them."},

@@ -1758,11 +1758,12 @@ chrf_rows_arguments(PyObject *const *args, Py_ssize_t nargs, const char *usage, 
     if (chrf_read_settings(args[2], s) < 0) {
         return -1;
     }
-    return PyObject_IsTrue(args[3]);
+    return read_rows_mode(args[3]);
 }
 
-/* chrf_statistics(hypotheses, references, settings, rows) -> rows (a list per segment) or
-   their column sums: hypotheses[i] against the str in references[i]. */
+/* chrf_statistics(hypotheses, references, settings, rows) -> their column sums (rows 0 or False), a list
+   per segment (1 or True) or one bytes object of int64 rows (2, see read_rows_mode): hypotheses[i]
+   against the str in references[i]. */
 static PyObject *
 chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1772,6 +1773,7 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n, i, width;
     int rows;
     int64_t *sums = NULL;
+    char *matrix = NULL;
     if ((rows = chrf_rows_arguments(args, nargs, "chrf_statistics(hypotheses, references, settings, rows)", &s)) < 0) {
         return NULL;
     }
@@ -1793,8 +1795,11 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if ((w = chrf_acquire(module, &own)) == NULL) {
         goto done;
     }
-    if (rows) {
+    if (rows == ROWS_LISTS) {
         result = PyList_New(n);
+    }
+    else if (rows == ROWS_MATRIX) {
+        result = int64_matrix(n, width, &matrix);
     }
     else {
         sums = PyMem_Calloc((size_t)width + 1, sizeof(int64_t));
@@ -1810,7 +1815,10 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 Py_CLEAR(result);
                 break;
             }
-            if (rows) {
+            if (rows == ROWS_MATRIX) {
+                memcpy(matrix + (size_t)i * (size_t)width * sizeof(int64_t), best, (size_t)width * sizeof(int64_t));
+            }
+            else if (rows) {
                 PyObject *row = chrf_row_list(best, width);
                 if (row == NULL) {
                     Py_CLEAR(result);
@@ -1960,7 +1968,8 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto fail;
         }
         if (rows) {
-            PyObject *list = PyList_New(n);
+            char *unused;
+            PyObject *list = rows == ROWS_MATRIX ? int64_matrix(n, width, &unused) : PyList_New(n);
             if (list == NULL) {
                 goto fail;
             }
@@ -1984,7 +1993,11 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (chrf_hypothesis(w, PySequence_Fast_GET_ITEM(system, i), &s, i + 1, &best) < 0) {
                 goto fail;
             }
-            if (rows) {
+            if (rows == ROWS_MATRIX) {
+                memcpy(PyBytes_AS_STRING(PyList_GET_ITEM(result, j)) + (size_t)i * (size_t)width * sizeof(int64_t),
+                       best, (size_t)width * sizeof(int64_t));
+            }
+            else if (rows) {
                 PyObject *row = chrf_row_list(best, width);
                 if (row == NULL) {
                     goto fail;

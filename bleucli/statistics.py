@@ -19,6 +19,10 @@ Summing policy, so that any split gives the single run's score bit for bit:
   thirds), and since Python 3.12 the built-in ``sum`` of floats is
   compensated, so neither is used for them. The cost is 8 bytes a segment,
   for TER only.
+
+Per-segment rows of the compiled BLEU and chrF come as a
+:class:`bleucli.engine.rows.RowMatrix` (one block of int64 per system), which
+:func:`sum_rows` and :meth:`Statistics.of_rows` sum in place.
 """
 
 from __future__ import annotations
@@ -44,6 +48,11 @@ def sum_rows(rows: Iterable[Sequence[Number]]) -> list[Number]:
     other columns use ``sum``, exact for integers. Raises :class:`InputError`
     when there is no row: a corpus without segments has no score.
     """
+    column_sums = getattr(rows, "column_sums", None)  # a RowMatrix (bleucli.engine.rows): summed in place
+    if column_sums is not None:
+        if not len(rows):  # type: ignore[arg-type]
+            raise InputError("nothing to score: the corpus has no segments")
+        return list(column_sums())
     rows = rows if isinstance(rows, list) else list(rows)
     if not rows:
         raise InputError("nothing to score: the corpus has no segments")
@@ -73,6 +82,8 @@ class Statistics:
         """The statistics of the segments whose per-segment rows are given, in order."""
         if not rows:
             raise InputError("nothing to score: the corpus has no segments")
+        if hasattr(rows, "column_sums"):  # a RowMatrix: integers only, no float column to keep
+            return cls(tuple(sum_rows(rows)), len(rows))
         first = rows[0]
         floats = [i for i, value in enumerate(first) if type(value) is float]
         ordered = {i: array("d", [row[i] for row in rows]) for i in floats}

@@ -390,6 +390,22 @@ def test_the_compiled_bleu_paths_check_the_token_limits(small: ModuleType) -> No
         small.bleu_statistics(["a"], [("a",)], "13a", SMALL_LIMIT + 1, False, False, True)
 
 
+def test_bleu_systems_check_the_token_limits(small: ModuleType) -> None:
+    """bleu_systems (references counted once for several systems): the limits and counts of bleu_statistics."""
+    at, past = " ".join(["a"] * SMALL_LIMIT), " ".join(["a"] * (SMALL_LIMIT + 1))
+    half = " ".join(["a"] * (SMALL_LIMIT // 2))
+    for refs in ((at,), (half, half)):
+        for order in (2, SMALL_LIMIT):
+            expected = [small.bleu_statistics([hyp], [refs], "13a", order, False, False, True) for hyp in (at, half)]
+            assert small.bleu_systems([[at], [half]], [refs], "13a", order, False, False, 1) == expected
+    for hyp, refs, message in ((past, (at,), "a sequence"), (at, (past,), "a sequence"),
+                               (at, (at, "a"), "references together")):
+        with pytest.raises(OverflowError, match=message):
+            small.bleu_systems([["a"], [hyp]], [refs], "13a", 2, False, False, 2)
+    with pytest.raises(OverflowError, match="max_order"):
+        small.bleu_systems([["a"], ["a"]], [("a",)], "13a", SMALL_LIMIT + 1, False, False, 2)
+
+
 def test_exact_str_hands_other_tokens_back() -> None:
     """With exact_str, a token that is not exactly a str (NLTK compares it by its own __eq__) raises TypeError."""
 

@@ -362,7 +362,7 @@ def _chunk_sums(metrics: Sequence[Metric[Any]], systems: list[list[str]],
 
 
 def _chunk_rows(metrics: Sequence[Metric[Any]], systems: list[list[str]],
-                references: list[tuple[str, ...]]) -> list[list[list[list[Any]]]]:
+                references: list[tuple[str, ...]]) -> list[list[Any]]:
     return [metric.chunk_rows(systems, references) for metric in metrics]
 
 
@@ -388,15 +388,15 @@ def _combine_sums(results: list[list[list[Statistics]]]) -> list[list[Statistics
             for m in range(len(results[0]))]
 
 
-def _combine_rows(results: list[list[list[list[Any]]]]) -> list[list[list[Any]]]:
+def _combine_rows(results: list[list[list[Any]]]) -> list[list[Any]]:
+    """Each system's rows of the chunks, joined (:func:`~bleucli.statistics.concatenate_rows`: the compiled
+    metrics' int64 blocks stay one block)."""
     if len(results) == 1:
         return results[0]
-    combined: list[list[list[Any]]] = [[[] for _ in per_metric] for per_metric in results[0]]
-    for part in results:
-        for mine, theirs in zip(combined, part):
-            for system_rows, more in zip(mine, theirs):
-                system_rows.extend(more)
-    return combined
+    from .rows import concatenate_rows
+
+    return [[concatenate_rows([part[m][k] for part in results]) for k in range(len(results[0][m]))]
+            for m in range(len(results[0]))]
 
 
 def _combine_sentences(results: list[list[Any]]) -> list[Any]:

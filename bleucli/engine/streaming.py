@@ -107,19 +107,25 @@ def _count_segments(streams: Streams) -> list[int]:
 
 def stream_rows(
     metrics: Sequence[Metric[Any]], streams: Streams, jobs: int = 1, executor: Executor | None = None
-) -> list[list[list[list[Any]]]]:
+) -> list[list[Any]]:
     """Per-segment statistics rows ``[metric][system][segment]`` (what resampling tests need).
 
     The same parts and executor as :func:`stream_statistics` (plain files read by the workers themselves
-    included), keeping every row instead of their sums.
+    included), keeping every row instead of their sums. A system's rows are a sequence of rows: a
+    :class:`~bleucli.engine.rows.RowMatrix` (one int64 block) from the compiled BLEU and chrF, else a list.
     """
+    from .rows import concatenate_rows
+
     text, given = _split(metrics)
-    rows: list[list[list[list[Any]]]] = [[[] for _ in streams.systems] for _ in metrics]
-    text_rows = [rows[i] for i in text]
+    parts: list[list[list[Any]]] = [[[] for _ in streams.systems] for _ in text]
     for part in run_parts([metrics[i] for i in text], streams, "rows", jobs, executor):
-        for mine, theirs in zip(text_rows, part):
-            for system_rows, more in zip(mine, theirs):
-                system_rows.extend(more)
+        for mine, theirs in zip(parts, part):
+            for system_parts, more in zip(mine, theirs):
+                system_parts.append(more)
+    rows: list[list[Any]] = [[] for _ in metrics]
+    text_rows = [[concatenate_rows(system_parts) for system_parts in per_metric] for per_metric in parts]
+    for position, index in enumerate(text):
+        rows[index] = text_rows[position]
     if given:
         counts = [len(system_rows) for system_rows in text_rows[0]] if text else _count_segments(streams)
         for index in given:

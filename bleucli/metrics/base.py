@@ -471,8 +471,11 @@ class Metric(ABC, Generic[RefData]):
 
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
-    ) -> list[list[list[Any]]]:
+    ) -> list[Any]:
         """Per-segment statistics ``[system][segment]`` of a chunk of segments.
+
+        Each system's rows are a sequence of rows: a list here, a
+        :class:`~bleucli.engine.rows.RowMatrix` (one int64 block) from the compiled BLEU and chrF.
 
         ``systems[k][i]`` is system k's hypothesis for segment i and
         ``references[i]`` that segment's references. With one system each

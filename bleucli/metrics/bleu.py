@@ -20,7 +20,7 @@ from ..signature import Signature
 from ..statistics import Statistics
 from ..tokenizers import available_tokenizers, default_tokenizer_for, get_tokenizer
 from .base import Metric, Score
-from .compiled import StoredReferences, TextReferences, Tokens, compiled_matcher
+from .compiled import ROWS_MATRIX, ROWS_SUMS, StoredReferences, TextReferences, Tokens, compiled_matcher
 from .ngram_match import PairReference, ReferenceNgrams
 from .substring_match import CharacterReference
 
@@ -338,9 +338,11 @@ class BLEU(Metric[BLEURefData]):
         #: chunks and sentence scores are then tokenized, counted and matched in C, without a str a token
         self._compiled_tokenizer: str | None = None
         self._compiled_statistics: Any = None
+        self._compiled_systems: Any = None  # several systems against each segment's references, tokenized once
         if compiled is not None and self.tokenize in COMPILED_TOKENIZERS:
             self._compiled_tokenizer = self.tokenize
             self._compiled_statistics = compiled.bleu_statistics
+            self._compiled_systems = getattr(compiled, "bleu_systems", None)
             _install_tables(compiled, self.tokenize)
             # lists of str for the paths that keep reference tables (char gives them strings: _characters)
             self._split = {"13a": compiled.tokens_13a, "intl": compiled.tokens_intl,
@@ -429,25 +431,39 @@ class BLEU(Metric[BLEURefData]):
 
     def chunk_rows(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
-    ) -> list[list[list[Any]]]:
+    ) -> list[Any]:
+        """As :meth:`Metric.chunk_rows`; compiled, each system's rows are one
+        :class:`~bleucli.engine.rows.RowMatrix`."""
         if self._compiled_statistics is None:
             return super().chunk_rows(systems, references)
-        # Each system on its own: tokenizing a segment's references again in C costs less than
-        # the Python objects that sharing them across systems takes.
-        statistics, tokenizer = self._compiled_statistics, self._compiled_tokenizer
-        return [statistics(system, references, tokenizer, self.max_ngram_order, self.lowercase, self._shortest, True)
-                for system in systems]
+        from ..engine.rows import RowMatrix  # here: runs that keep no rows never load it
+
+        width = 2 + 2 * self.max_ngram_order
+        return [RowMatrix(data, width) for data in self._compiled_batch(systems, references, ROWS_MATRIX)]
 
     def chunk_statistics(
         self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]]
     ) -> list[Statistics]:
         if self._compiled_statistics is None or not references:
             return super().chunk_statistics(systems, references)
-        statistics, tokenizer = self._compiled_statistics, self._compiled_tokenizer
         segments = len(references)
-        return [Statistics(tuple(statistics(system, references, tokenizer, self.max_ngram_order, self.lowercase,
-                                            self._shortest, False)), segments)
-                for system in systems]
+        return [Statistics(tuple(sums), segments) for sums in self._compiled_batch(systems, references, ROWS_SUMS)]
+
+    def _compiled_batch(self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]],
+                        rows: int) -> list[Any]:
+        """Each system's statistics in C, as ``rows`` asks (:data:`ROWS_SUMS` or :data:`ROWS_MATRIX`).
+
+        Two or more systems share each segment's tokenized references (``bleu_systems``): a
+        reference is tokenized once, not once per system. Should that fail, the systems are scored
+        one by one, so that the error is the one a single system gives (the first system's first).
+        """
+        arguments = (references, self._compiled_tokenizer, self.max_ngram_order, self.lowercase, self._shortest, rows)
+        if len(systems) > 1 and self._compiled_systems is not None:
+            try:
+                return self._compiled_systems(systems, *arguments)
+            except Exception:  # the same call per system raises the error to report
+                pass
+        return [self._compiled_statistics(system, *arguments) for system in systems]
 
     def segment_statistics(self, hypothesis: str, references: BLEURefData) -> list[int]:
         hyp = self._sequence(hypothesis)

@@ -35,7 +35,7 @@ from ..errors import OptionError
 from ..options import CHRF_DEFAULTS
 from ..statistics import Statistics
 from .base import Metric, Score, check_references, reference_segments
-from .compiled import _load, compiled_matcher
+from .compiled import ROWS_MATRIX, ROWS_SUMS, _load, compiled_matcher
 from .ngram_match import ReferenceNgrams, clipped_matches
 from .substring_match import string_matches
 
@@ -496,14 +496,19 @@ class CHRF(Metric[ChrfRefData]):
                                                                                                 True))
 
     def chunk_rows(self, systems: Sequence[Sequence[str]],
-                   references: Sequence[tuple[str, ...]]) -> list[list[list[Any]]]:
+                   references: Sequence[tuple[str, ...]]) -> list[Any]:
+        """As :meth:`Metric.chunk_rows`; compiled, each system's rows are one
+        :class:`~bleucli.engine.rows.RowMatrix`."""
         if self._compiled_statistics is None:
             return super().chunk_rows(systems, references)
-        return self._compiled_chunk(systems, references, True)
+        from ..engine.rows import RowMatrix  # here: runs that keep no rows never load it
+
+        width = 3 * self.order
+        return [RowMatrix(data, width) for data in self._compiled_chunk(systems, references, ROWS_MATRIX)]
 
     def _compiled_chunk(self, systems: Sequence[Sequence[str]], references: Sequence[tuple[str, ...]],
-                        rows: bool) -> list[Any]:
-        """Each system's rows (or their sums) in C.
+                        rows: int) -> list[Any]:
+        """Each system's rows (``rows``: :data:`ROWS_MATRIX`) or their sums (:data:`ROWS_SUMS`) in C.
 
         One system is scored on its own (reading a segment's references again costs less than
         making them into profiles); two or more share each segment's profiles (``chrf_systems``:
@@ -523,7 +528,7 @@ class CHRF(Metric[ChrfRefData]):
         if self._compiled_statistics is None or not references:
             return super().chunk_statistics(systems, references)
         segments = len(references)
-        return [Statistics(tuple(sums), segments) for sums in self._compiled_chunk(systems, references, False)]
+        return [Statistics(tuple(sums), segments) for sums in self._compiled_chunk(systems, references, ROWS_SUMS)]
 
     def _best(self, hyp_length: int, hyp_n_words: int, matched: Iterable[_Matched], n_refs: int) -> list[int]:
         """The statistics against the reference with the highest F score (the first of equals)."""

@@ -34,6 +34,11 @@ Tokens = str | list[str]
 
 PURE_PYTHON_VARIABLE = "BLEUCLI_PURE_PYTHON"
 
+#: What the compiled batch functions (``bleu_statistics``, ``bleu_systems``, ``chrf_statistics``,
+#: ``chrf_systems``) give for their ``rows`` argument: each system's column sums, a list per row, or
+#: one ``bytes`` of int64 rows (a :class:`~bleucli.engine.rows.RowMatrix`'s ``data``).
+ROWS_SUMS, ROWS_LISTS, ROWS_MATRIX = 0, 1, 2
+
 
 class StoredReferences(tuple):
     """A segment's references as the compiled matcher takes them, without n-gram tables.

@@ -163,7 +163,11 @@ def _numpy() -> Any:
 
 
 def _as_matrix(stats: Stats | Any, what: str) -> Any:
-    """The statistics as numpy would infer them from sacreBLEU's list of lists."""
+    """The statistics as numpy would infer them from sacreBLEU's list of lists.
+
+    A :class:`~bleucli.engine.rows.RowMatrix` (the compiled metrics' rows) is read in place: no
+    Python object is looked at per row or cell.
+    """
     np = _numpy()
     matrix = np.asarray(stats)
     if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
