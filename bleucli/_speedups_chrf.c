@@ -1930,7 +1930,8 @@ chrf_shared_references(ChrfWork *w, PyObject *references, const ChrfSettings *s,
 /* chrf_systems(systems, references, settings, rows) -> per system, what chrf_statistics(system,
    references, settings, rows) gives (its rows, or their column sums): each segment's references
    are made into profiles once, then every system's hypothesis of that segment is only looked up
-   in them (chrf_hypothesis), instead of reading the references again for each system. */
+   in them (chrf_hypothesis), instead of reading the references again for each system; a
+   hypothesis equal to an earlier system's (an exact str) takes that one's row. */
 static PyObject *
 chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1939,7 +1940,7 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *systems = NULL, *refs = NULL, *fast = NULL, *result = NULL;
     Py_ssize_t n_sys, n, i, j, c, width;
     int rows;
-    int64_t *sums = NULL;
+    int64_t *sums = NULL, *kept = NULL;
     if ((rows = chrf_rows_arguments(args, nargs, "chrf_systems(systems, references, settings, rows)", &s)) < 0) {
         return NULL;
     }
@@ -1980,6 +1981,14 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_NoMemory();
         goto fail;
     }
+    /* kept[j]: the length of system j's hypothesis of the segment (-1: not an exact str) and its
+       row. Systems often agree on a segment (three hypotheses in ten across 8 WMT22 en-de systems),
+       and an equal str has the same row: it is read and matched once. */
+    if (n_sys > 1 && ((size_t)n_sys > (size_t)PY_SSIZE_T_MAX / sizeof(int64_t) / (size_t)(width + 1)
+                      || (kept = PyMem_Malloc((size_t)n_sys * (size_t)(width + 1) * sizeof(int64_t))) == NULL)) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     if ((w = chrf_acquire(module, &own)) == NULL) {
         goto fail;
     }
@@ -1988,10 +1997,34 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto fail;
         }
         for (j = 0; j < n_sys; j++) {
-            const int64_t *best;
-            PyObject *system = PyList_GET_ITEM(fast, j);
-            if (chrf_hypothesis(w, PySequence_Fast_GET_ITEM(system, i), &s, i + 1, &best) < 0) {
+            const int64_t *best = NULL;
+            PyObject *hyp = PySequence_Fast_GET_ITEM(PyList_GET_ITEM(fast, j), i);
+            int64_t *mine = kept == NULL ? NULL : kept + j * (width + 1);
+            if (mine != NULL) {
+                Py_ssize_t k;
+                mine[0] = -1;
+                if (PyUnicode_CheckExact(hyp)) {
+#if PY_VERSION_HEX < 0x030C0000
+                    if (PyUnicode_READY(hyp) < 0) {
+                        goto fail;
+                    }
+#endif
+                    mine[0] = PyUnicode_GET_LENGTH(hyp);
+                }
+                for (k = 0; k < j && mine[0] >= 0; k++) {
+                    const int64_t *theirs = kept + k * (width + 1);
+                    if (theirs[0] == mine[0]
+                        && same_text(PySequence_Fast_GET_ITEM(PyList_GET_ITEM(fast, k), i), hyp)) {
+                        best = theirs + 1;
+                        break;
+                    }
+                }
+            }
+            if (best == NULL && chrf_hypothesis(w, hyp, &s, i + 1, &best) < 0) {
                 goto fail;
+            }
+            if (mine != NULL) {
+                memcpy(mine + 1, best, (size_t)width * sizeof(int64_t));
             }
             if (rows == ROWS_MATRIX) {
                 memcpy(PyBytes_AS_STRING(PyList_GET_ITEM(result, j)) + (size_t)i * (size_t)width * sizeof(int64_t),
@@ -2028,6 +2061,7 @@ done:
         chrf_release(module, w);
     }
     PyMem_Free(sums);
+    PyMem_Free(kept);
     Py_XDECREF(fast);
     Py_XDECREF(refs);
     Py_DECREF(systems);

@@ -171,6 +171,30 @@ def test_chrf_systems_refuses_what_it_cannot_read() -> None:
         speedups.chrf_systems([["a"]], [("a",)], settings)
 
 
+def test_chrf_systems_agreeing_on_a_segment_get_each_ones_rows() -> None:
+    """A hypothesis equal to an earlier system's (the same object, an equal str) takes that row; a str
+    subclass, whose lower() may differ, and unequal texts of the same length are read on their own."""
+    speedups = pytest.importorskip("bleucli._speedups")
+
+    class Shouting(str):
+        def lower(self) -> str:
+            return "x y z"
+
+    texts = ["a b c", "".join(["a b", " c"]), "a b c", Shouting("a b c"), "A B C", "a b d", "", "", "a b c"]
+    refs = [("a b c d", "x y z")]
+    for options in ({}, {"lowercase": True}, {"word_order": 2}, {"lowercase": True, "word_order": 2}):
+        settings = CHRF(**options)._compiled_settings  # type: ignore[arg-type]
+        for rows in (0, 1, 2):
+            expected = [speedups.chrf_statistics([t], refs, settings, rows) for t in texts]
+            assert speedups.chrf_systems([[t] for t in texts], refs, settings, rows) == expected, (options, rows)
+        # several segments, the agreements changing from one segment to the next
+        columns = [texts, texts[::-1], texts[1:] + texts[:1]]
+        segments = [("a b c d",), ("x y z", "a b"), ("A B C",), ("",), ("a b c",), ("a b d e",), ("q",),
+                    ("a",), ("a b c",)]
+        expected = [speedups.chrf_statistics(column, segments, settings, 1) for column in columns]
+        assert speedups.chrf_systems(columns, segments, settings, 1) == expected
+
+
 # -- random strings -------------------------------------------------------------------------
 
 
