@@ -57,11 +57,17 @@ count_draws(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
     }
     d = (const int64_t *)draws.buf;
     o = (float *)out.buf;
-    for (j = 0; j < rows * n_seg; j++) {  /* checked first: nothing is written for bad draws */
-        if (d[j] < 0 || d[j] >= n_seg) {
-            PyErr_Format(PyExc_ValueError, "count_draws: draw %lld of row %zd is not a segment index (0..%zd)",
-                         (long long)d[j], j / n_seg, n_seg - 1);
-            goto fail;
+    {   /* checked first, without a branch per draw: nothing is written for bad draws */
+        uint64_t bad = 0;
+        for (j = 0; j < rows * n_seg; j++) {
+            bad |= (uint64_t)d[j] >= (uint64_t)n_seg;  /* a negative draw is a huge unsigned one */
+        }
+        for (j = 0; bad && j < rows * n_seg; j++) {
+            if (d[j] < 0 || d[j] >= n_seg) {
+                PyErr_Format(PyExc_ValueError, "count_draws: draw %lld of row %zd is not a segment index (0..%zd)",
+                             (long long)d[j], j / n_seg, n_seg - 1);
+                goto fail;
+            }
         }
     }
     memset(o, 0, (size_t)(rows * n_seg) * sizeof(float));
