@@ -249,3 +249,21 @@ def test_batch_sentence_scores_reuse_references() -> None:
     assert str(batch[0].signature).startswith("nrefs:2|case:mixed|eff:yes|")
     with pytest.raises(InputError):
         metric.sentence_scores(hyps, "a reference")  # type: ignore[arg-type]
+
+
+def test_count_suspicious_counts_tokenized_periods_of_any_input() -> None:
+    """Lists of plain str are counted in one C pass; anything else (other items, str subclasses whose
+    endswith is their own, iterators) by the loop over items, with the same count for the same lines."""
+
+    class Never(str):
+        def endswith(self, *args: object) -> bool:  # type: ignore[override]
+            return False
+
+    metric = BLEU()
+    lines = ["a .", "b.", "c . ", " .", ".", "d ."]
+    assert metric.count_suspicious(lines) == 3
+    assert metric.count_suspicious(iter(lines)) == 3
+    assert metric.count_suspicious(tuple(lines)) == 3
+    assert metric.count_suspicious([*lines, None, b"e ."]) == 3  # type: ignore[list-item]
+    assert metric.count_suspicious([Never("f ."), *lines]) == 3
+    assert BLEU(force=True).count_suspicious(lines) == 0
