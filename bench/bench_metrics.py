@@ -46,6 +46,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -237,12 +238,25 @@ def _normalised(words: list[str]) -> list[str]:
     return [re.sub(r"version:[\w.]+", "version:*", w) for w in words]
 
 
+def interleaved(commands: list[list[str]], repeat: int) -> list[dict[str, Any]]:
+    """:func:`bench_cli.measure` of each command, the commands taking turns (one run each, ``repeat`` times).
+
+    A shared machine's speed drifts over minutes: with all of one tool's runs before the other's, the
+    drift went into the ratio (the same two trees measured 0.34 s and 0.49 s a few minutes apart).
+    Taking turns exposes both tools to the same drift; the medians are of each command's runs.
+    """
+    runs = [[measure(command, 1) for command in commands] for _ in range(repeat)]
+    return [{"cpu": statistics.median(float(r[k]["cpu"]) for r in runs),  # type: ignore[arg-type]
+             "rss_mb": max(float(r[k]["rss_mb"]) for r in runs),  # type: ignore[arg-type]
+             "out": runs[0][k]["out"]} for k in range(len(commands))]
+
+
 def part_pbs(args: argparse.Namespace) -> list[list[str]]:
     folder = SHARED / PBS_SET
     systems = [str(p) for p in sorted((folder / "sys").iterdir())[:args.pbs_systems]]
     tail = [str(folder / "ref.de"), "-i", *systems, "-m", "bleu", "chrf", "-pbs", "-f", "text"]
-    theirs = measure([sys.executable, "-m", "sacrebleu", *tail], args.repeat)
-    ours = measure([sys.executable, "-m", "bleucli", *tail], args.repeat)
+    theirs, ours = interleaved([[sys.executable, "-m", "sacrebleu", *tail], [sys.executable, "-m", "bleucli", *tail]],
+                               args.repeat)
     if _normalised(ours["out"]) != _normalised(theirs["out"]):  # type: ignore[arg-type]
         raise SystemExit("-pbs: bleucli's output differs from sacreBLEU's")
     base = float(theirs["cpu"])  # type: ignore[arg-type]
