@@ -1794,6 +1794,30 @@ same_token(const Arena *a, Py_ssize_t x, Py_ssize_t y)
             : memcmp(a->chars + a->starts[x], a->chars + a->starts[y], (size_t)length * sizeof(Py_UCS4)) == 0);
 }
 
+/* The id tables of assign_ids and shared_token_ids made ready: s->vocab with room for the
+   total_ref reference tokens' ids (a power of two, *mask its mask) and emptied, s->ids with room
+   for n_ids tokens. 0, or -1 with an exception. */
+static int
+empty_vocab(Scratch *s, Py_ssize_t n_ids, Py_ssize_t total_ref, size_t *mask)
+{
+    size_t capacity = (size_t)1 << table_bits((size_t)total_ref);
+    if (capacity > s->vocab_cap) {
+        if (grow((void **)&s->vocab, capacity * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->vocab_cap = capacity;
+    }
+    if (n_ids > s->ids_cap) {
+        if (grow((void **)&s->ids, (size_t)n_ids * sizeof(int32_t)) < 0) {
+            return -1;
+        }
+        s->ids_cap = n_ids;
+    }
+    memset(s->vocab, 0xff, capacity * sizeof(int32_t));
+    *mask = capacity - 1;
+    return 0;
+}
+
 /* Ids of the segment's tokens: reference tokens 0..total_ref-1 get dense ids (equal text,
    equal id), hypothesis tokens the id of an equal reference token or -1. Returns the
    number of distinct reference tokens, or -1 with an exception. */
@@ -1802,21 +1826,11 @@ assign_ids(Scratch *s, Py_ssize_t total_ref)
 {
     Arena *a = &s->arena;
     Py_ssize_t k, n = a->n_tokens;
-    size_t capacity = (size_t)1 << table_bits((size_t)total_ref), mask = capacity - 1;
+    size_t mask;
     int32_t count = 0;
-    if (capacity > s->vocab_cap) {
-        if (grow((void **)&s->vocab, capacity * sizeof(int32_t)) < 0) {
-            return -1;
-        }
-        s->vocab_cap = capacity;
+    if (empty_vocab(s, n, total_ref, &mask) < 0) {
+        return -1;
     }
-    if (n > s->ids_cap) {
-        if (grow((void **)&s->ids, (size_t)n * sizeof(int32_t)) < 0) {
-            return -1;
-        }
-        s->ids_cap = n;
-    }
-    memset(s->vocab, 0xff, capacity * sizeof(int32_t));
     for (k = 0; k < n; k++) {
         size_t i = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
         int32_t id = -1;
@@ -2179,21 +2193,11 @@ shared_token_ids(Scratch *s, SharedRefs *r, Py_ssize_t total_ref)
 {
     Arena *a = &s->arena;
     Py_ssize_t k;
-    size_t capacity = (size_t)1 << table_bits((size_t)total_ref), mask = capacity - 1;
+    size_t mask;
     int32_t count = 0;
-    if (capacity > s->vocab_cap) {
-        if (grow((void **)&s->vocab, capacity * sizeof(int32_t)) < 0) {
-            return -1;
-        }
-        s->vocab_cap = capacity;
+    if (empty_vocab(s, total_ref, total_ref, &mask) < 0) {
+        return -1;
     }
-    if (total_ref > s->ids_cap) {
-        if (grow((void **)&s->ids, (size_t)total_ref * sizeof(int32_t)) < 0) {
-            return -1;
-        }
-        s->ids_cap = total_ref;
-    }
-    memset(s->vocab, 0xff, capacity * sizeof(int32_t));
     for (k = 0; k < total_ref; k++) {
         size_t i = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
         int32_t id;

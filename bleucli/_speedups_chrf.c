@@ -1409,24 +1409,6 @@ chrf_hypothesis(ChrfWork *w, PyObject *line, const ChrfSettings *s, Py_ssize_t p
     return 0;
 }
 
-static PyObject *
-chrf_row_list(const int64_t *row, Py_ssize_t width)
-{
-    PyObject *list = PyList_New(width);
-    Py_ssize_t i;
-    if (list == NULL) {
-        return NULL;
-    }
-    for (i = 0; i < width; i++) {
-        PyObject *value = PyLong_FromLongLong(row[i]);
-        if (value == NULL) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, value);
-    }
-    return list;
-}
 
 /* --- single use: one hypothesis against one segment's references ------------------------ */
 
@@ -1819,7 +1801,7 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 memcpy(matrix + (size_t)i * (size_t)width * sizeof(int64_t), best, (size_t)width * sizeof(int64_t));
             }
             else if (rows) {
-                PyObject *row = chrf_row_list(best, width);
+                PyObject *row = int64_list(best, width);
                 if (row == NULL) {
                     Py_CLEAR(result);
                     break;
@@ -1833,11 +1815,11 @@ chrf_statistics(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 }
             }
             if (i == n - 1 && !rows) {
-                result = chrf_row_list(sums, width);
+                result = int64_list(sums, width);
             }
         }
         if (n == 0 && !rows) {
-            result = chrf_row_list(sums, width);
+            result = int64_list(sums, width);
         }
     }
     PyMem_Free(sums);
@@ -2031,7 +2013,7 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                        best, (size_t)width * sizeof(int64_t));
             }
             else if (rows) {
-                PyObject *row = chrf_row_list(best, width);
+                PyObject *row = int64_list(best, width);
                 if (row == NULL) {
                     goto fail;
                 }
@@ -2046,7 +2028,7 @@ chrf_systems(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (!rows) {
         for (j = 0; j < n_sys; j++) {
-            PyObject *total = chrf_row_list(sums + j * width, width);
+            PyObject *total = int64_list(sums + j * width, width);
             if (total == NULL) {
                 goto fail;
             }

@@ -6,14 +6,16 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from bleucli.cli import cli
+from bleucli.metrics.chrf import CHRF
 from datasets import EXAMPLES
 from fast_subset import check_listed_tests_exist, mark_slow_beyond_representatives
 from matchers import MATCHERS, select_matcher
@@ -83,3 +85,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     of which must exist."""
     check_listed_tests_exist(config, items)
     mark_slow_beyond_representatives(items)
+
+
+@pytest.fixture
+def both(monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[CHRF, CHRF]]:
+    """A function making (compiled, pure-Python) CHRF metrics with the same options (chrF's C tests)."""
+    select_matcher(monkeypatch, "compiled")  # skips when the extension is not built
+
+    def make(**options: Any) -> tuple[CHRF, CHRF]:
+        select_matcher(monkeypatch, "compiled")
+        compiled = CHRF(**options)
+        assert compiled._compiled_statistics is not None
+        select_matcher(monkeypatch, "python")
+        python = CHRF(**options)
+        assert python._compiled_statistics is None
+        select_matcher(monkeypatch, "compiled")
+        return compiled, python
+
+    return make

@@ -24,7 +24,6 @@ from bleucli.metrics.pairwise import aggregate_chrf_scores
 from bleucli.statistics import sum_rows
 from datasets import REF2_AS_HYPOTHESIS, hypotheses, references, sets, system_name, system_paths
 from fast_subset import CHRF_TER_SET, slow_except
-from matchers import select_matcher
 
 #: The options that change what is counted or how it is scored (``-cc``, ``-cw``, beta,
 #: ``--chrf-whitespace``, ``-lc``, eps smoothing), chrF2 and chrF2++ first.
@@ -52,24 +51,6 @@ ALPHABETS = {
     "whitespace": " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2028\u2029\u3000\u200b",
     "marks": "e\u0301\u0308\u200d\ufeff-_/",
 }
-
-
-@pytest.fixture
-def both(monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[CHRF, CHRF]]:
-    """A function making (compiled, pure-Python) CHRF metrics with the same options."""
-    select_matcher(monkeypatch, "compiled")  # skips when the extension is not built
-
-    def make(**options: Any) -> tuple[CHRF, CHRF]:
-        select_matcher(monkeypatch, "compiled")
-        compiled = CHRF(**options)
-        assert compiled._compiled_statistics is not None
-        select_matcher(monkeypatch, "python")
-        python = CHRF(**options)
-        assert python._compiled_statistics is None
-        select_matcher(monkeypatch, "compiled")
-        return compiled, python
-
-    return make
 
 
 def _random_line(rng: random.Random, alphabet: str, longest: int) -> str:

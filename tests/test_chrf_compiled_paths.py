@@ -28,7 +28,6 @@ import pytest
 
 from bleucli import CHRF
 from fast_subset import slow_except
-from matchers import select_matcher
 from test_compiled_matcher import SMALL_LIMIT, small  # noqa: F401 (the 20-token build, a fixture)
 
 #: The options that change what is counted: chrF2, chrF2++, -lc, --chrf-whitespace, -cc/-cw, eps.
@@ -46,23 +45,6 @@ OPTIONS: list[dict[str, Any]] = [
 LATIN1 = "".join(map(chr, range(256)))
 #: Characters on both sides of the end of the basic plane, with ASCII and whitespace between.
 PLANES = "\ufffd\ufffe\uffff\U00010000\U00010001\U0010ffff\U0001f600ab .\u3000"
-
-
-@pytest.fixture
-def both(monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[CHRF, CHRF]]:
-    """(compiled, pure-Python) CHRF metrics made with the same options."""
-    select_matcher(monkeypatch, "compiled")  # skips when the extension is not built
-
-    def make(**options: Any) -> tuple[CHRF, CHRF]:
-        select_matcher(monkeypatch, "compiled")
-        compiled = CHRF(**options)
-        assert compiled._compiled_statistics is not None
-        select_matcher(monkeypatch, "python")
-        python = CHRF(**options)
-        select_matcher(monkeypatch, "compiled")
-        return compiled, python
-
-    return make
 
 
 def _lines(rng: random.Random, alphabet: str, count: int, longest: int = 60) -> list[str]:
