@@ -29,6 +29,7 @@ class ExitCode(IntEnum):
     SIGNATURE_MISMATCH = 7  # --expect-signature / `signature diff` found differences
     WORSE = 8  # `compare --fail-if-worse`: a system is significantly worse than the baseline
     WORKER = 9  # a worker process died (killed by a signal: the OOM killer, kill -9)
+    MEMORY = 10  # out of memory: an allocation failed (MemoryError), e.g. under ulimit -v
     OUTPUT = 74  # the result could not be written (EX_IOERR: disk full, closed stdout)
     INTERRUPTED = 130  # Ctrl-C (SIGINT)
     TERMINATED = 143  # SIGTERM (128 + 15, as a death by the signal would report)

@@ -268,3 +268,24 @@ def test_sentence_level_prints_nothing_when_a_later_segment_fails(tmp_path: Path
     result = _bash(f"{sys.executable} -m bleucli {ref} -i {hyp} {' '.join(metric)} -sl | cat")
     assert result.stdout.decode().splitlines() == ["rc=3"], result.stdout[:300]
     assert result.stderr.startswith(b"bleucli: error: ") and result.stderr.count(b"\n") == 1, result.stderr
+
+
+# --- more than the machine gives: a clear exit 10, not "internal error" ------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["-pbs -pbsn", "-par -parn", "-ci -cin", "compare -pbsn"])
+def test_out_of_memory_is_one_line_exit_10(option: str) -> None:
+    """100 million resamples need gigabytes for their statistics; under a 1 GiB ceiling the allocation
+    fails, which is the machine's limit and must say so, with nothing on stdout."""
+    ref, first, second = (str(EXAMPLES / name) for name in ("ref.de", "Online-B.de", "Lan-Bridge.de"))
+    flags = option.split()
+    if flags[0] == "compare":
+        command = [sys.executable, "-m", "bleucli", "compare", ref, "-i", first, second, flags[1], "100000000"]
+    else:
+        systems = [first] if flags[0] == "-ci" else [first, second]
+        command = [sys.executable, "-m", "bleucli", ref, "-i", *systems, "-m", "bleu", "chrf", *flags, "100000000"]
+    result = subprocess.run(command, capture_output=True, env=_env(), timeout=TIMEOUT, preexec_fn=_limits())
+    assert result.returncode == 10, result.stderr
+    assert result.stdout == b""
+    assert result.stderr.count(b"\n") == 1 and result.stderr.startswith(b"bleucli: error: out of memory: "), \
+        result.stderr

@@ -406,6 +406,11 @@ def _outcome(invoke: Callable[[], Any]) -> int:
         report.error(f"cannot write output: {exc.strerror or exc}")
         _discard_stdout()  # what stayed in stdout's buffer would fail again at exit (a second message, exit 120)
         return ExitCode.OUTPUT
+    except MemoryError as exc:  # the machine's limit, not a bug: the run asked for more than it gives
+        if os.environ.get("BLEUCLI_DEBUG"):
+            raise
+        report.error(report.out_of_memory(exc))
+        return ExitCode.MEMORY
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("BLEUCLI_DEBUG"):
             raise

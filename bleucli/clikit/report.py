@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from ..errors import BleucliError, BleucliWarning, ExitCode
 
 __all__ = ["ExitCode", "EXIT_CODE_MEANINGS", "exit_code_for", "library_warnings", "one_line", "error",
-           "set_quiet", "warning"]
+           "out_of_memory", "set_quiet", "warning"]
 
 #: What each exit code means, for ``--help`` (the README's table says the same at length).
 #: The codes themselves, and which error class gets which, are :mod:`bleucli.errors`' (``exit_code``).
@@ -31,6 +31,7 @@ EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.SIGNATURE_MISMATCH: "signature mismatch (--expect-signature, signature diff)",
     ExitCode.WORSE: "compare --fail-if-worse: a system is significantly worse than the baseline",
     ExitCode.WORKER: "a worker process died: killed by a signal (the OOM killer, kill -9)",
+    ExitCode.MEMORY: "out of memory: an allocation failed (fewer resamples, systems or -j need less)",
     ExitCode.OUTPUT: "the result could not be written (disk full, closed stdout)",
     ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
     ExitCode.TERMINATED: "terminated (SIGTERM); worker processes are stopped too",
@@ -42,7 +43,17 @@ def exit_code_for(error: BaseException) -> ExitCode:
     """The exit code for an expected failure (its class's ``exit_code``); anything unknown is an internal error."""
     if isinstance(error, BleucliError):
         return ExitCode(error.exit_code)
+    if isinstance(error, MemoryError):
+        return ExitCode.MEMORY
     return ExitCode.INTERNAL
+
+
+def out_of_memory(error: MemoryError) -> str:
+    """The message for an allocation that failed: what could not be had (numpy names the size and
+    shape; Python's own MemoryError has no text) and what asks for less. Not "internal error": the
+    run was valid, the machine (or ``ulimit -v``) smaller than it needs."""
+    what = str(error) or "an allocation failed"
+    return f"out of memory: {what}; fewer resamples (-cin, -pbsn, -parn), systems or -j workers need less"
 
 
 #: Library warnings given before a command ran (building the commands), shown with the command's own.
