@@ -45,6 +45,11 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Python 3.10's headers lack it: there, inline is only a hint */
+#ifndef Py_ALWAYS_INLINE
+#define Py_ALWAYS_INLINE
+#endif
+
 #define EMPTY_KEY UINT64_MAX
 
 /* Every allocation here takes under this many bytes a token (the largest, a word table of
@@ -104,21 +109,38 @@ typedef struct {
     int32_t n_best;  /* how many ids best counts */
 } IdTable;
 
+/* t over keys and ids of 1 << bits slots and the counts best, not cleared: an allocation of its own
+   (table_init) or buffers kept between calls (count_matches, shared_build). */
+static inline void
+table_over(IdTable *t, uint64_t *keys, int32_t *ids, int32_t *best, int bits)
+{
+    t->keys = keys;
+    t->ids = ids;
+    t->best = best;
+    t->mask = ((size_t)1 << bits) - 1;
+    t->shift = 64 - bits;
+}
+
+/* Every key forgotten. */
+static inline void
+table_clear(IdTable *t)
+{
+    memset(t->keys, 0xff, (t->mask + 1) * sizeof(uint64_t));
+    t->count = 0;
+}
+
 static int
 table_init(IdTable *t, size_t entries)
 {
     int bits = table_bits(entries);
     size_t capacity = (size_t)1 << bits;
-    t->keys = PyMem_Malloc(capacity * sizeof(uint64_t) + (capacity + entries + 1) * sizeof(int32_t));
-    if (t->keys == NULL) {
+    uint64_t *keys = PyMem_Malloc(capacity * sizeof(uint64_t) + (capacity + entries + 1) * sizeof(int32_t));
+    if (keys == NULL) {
+        t->keys = NULL;
         return -1;
     }
-    t->ids = (int32_t *)(t->keys + capacity);
-    t->best = t->ids + capacity;
-    t->mask = capacity - 1;
-    t->shift = 64 - bits;
-    t->count = 0;
-    memset(t->keys, 0xff, capacity * sizeof(uint64_t));
+    table_over(t, keys, (int32_t *)(keys + capacity), (int32_t *)(keys + capacity) + capacity, bits);
+    table_clear(t);
     return 0;
 }
 
@@ -154,6 +176,96 @@ table_id(IdTable *t, uint64_t key, int insert)
         }
         i = (i + 1) & t->mask;
     }
+}
+
+/* --- the steps of clipped n-gram counting, one function each: every matcher takes them (RefTables
+   for References and ngram_matches, count_matches for bleu_statistics, SharedRefs for bleu_systems),
+   each with its own buffers. References are n_refs runs of positions, reference k's at
+   offsets[k]..offsets[k + 1]; ids[i] is the id of the n-gram of the current order starting at i,
+   base[i] the id of token i. Always inlined: they are the hot loops of their callers. */
+
+/* The references' n-grams of order `order` from those of order - 1 (in ids, overwritten): each
+   extended by the token that follows it, interned in table. */
+static inline Py_ALWAYS_INLINE void
+extend_references(IdTable *table, int32_t *ids, const int32_t *base, const Py_ssize_t *offsets, Py_ssize_t n_refs,
+                  Py_ssize_t order)
+{
+    Py_ssize_t k, i;
+    for (k = 0; k < n_refs; k++) {
+        Py_ssize_t stop = offsets[k + 1] - order + 1;
+        for (i = offsets[k]; i < stop; i++) {
+            ids[i] = table_id(table, ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)base[i + order - 1], 1);
+        }
+    }
+}
+
+/* table->best[id] for the n_best ids of order `order` (ids: the references'): the most times one
+   reference has n-gram id. own: a counter per id, all 0, left so (one reference's counts). */
+static inline Py_ALWAYS_INLINE void
+count_best(IdTable *table, int32_t *own, const int32_t *ids, const Py_ssize_t *offsets, Py_ssize_t n_refs,
+           Py_ssize_t order, Py_ssize_t n_best)
+{
+    Py_ssize_t k, i;
+    int32_t *best = table->best;
+    table->n_best = (int32_t)n_best;  /* n_best <= total_ref <= MAX_TOKENS: checked where it was read */
+    memset(best, 0, ((size_t)n_best + 1) * sizeof(int32_t));
+    for (k = 0; k < n_refs; k++) {
+        Py_ssize_t start = offsets[k], stop = offsets[k + 1] - order + 1;
+        if (n_refs == 1) {
+            for (i = start; i < stop; i++) {
+                best[ids[i]]++;
+            }
+            break;
+        }
+        for (i = start; i < stop; i++) {
+            own[ids[i]]++;
+        }
+        for (i = start; i < stop; i++) {
+            int32_t id = ids[i];
+            if (own[id] > best[id]) {
+                best[id] = own[id];
+            }
+        }
+        for (i = start; i < stop; i++) {
+            own[ids[i]] = 0;
+        }
+    }
+}
+
+/* The hypothesis' `grams` n-grams of order `order` (order >= 2) from those of order - 1 (in ids,
+   overwritten), looked up in table: an n-gram the references lack (or whose prefix or last token
+   they lack) gets -1. */
+static inline Py_ALWAYS_INLINE void
+find_hypothesis(IdTable *table, int32_t *ids, const int32_t *base, Py_ssize_t grams, Py_ssize_t order)
+{
+    Py_ssize_t i;
+    for (i = 0; i < grams; i++) {
+        int32_t prefix = ids[i], last = base[i + order - 1];
+        ids[i] = prefix < 0 || last < 0 ? -1
+            : table_id(table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
+    }
+}
+
+/* The clipped matches of the hypothesis' `grams` n-gram ids against best: the j-th occurrence of an
+   n-gram matches while j <= best[id] (seen counts the occurrences; the caller zeroes it, before or
+   after, as suits its buffers; its counts stay <= grams <= MAX_TOKENS). *any: whether some n-gram
+   is the references' at all (if none is, no longer one can be). */
+static inline Py_ALWAYS_INLINE Py_ssize_t
+clipped_matches(const int32_t *ids, Py_ssize_t grams, int32_t *seen, const int32_t *best, int *any)
+{
+    Py_ssize_t i, found = 0;
+    int some = 0;
+    for (i = 0; i < grams; i++) {
+        int32_t id = ids[i];
+        if (id >= 0) {
+            some = 1;
+            if (++seen[id] <= best[id]) {
+                found++;
+            }
+        }
+    }
+    *any = some;
+    return found;
 }
 
 /* Words: a table of str objects, compared by content, hashed with str's own hash. It
@@ -328,48 +440,15 @@ order_table(RefTables *r, Py_ssize_t order)
     return &r->tables[r->single_use ? 0 : order - 1];
 }
 
-/* best counts of order `order` from ref_ids (which hold that order's ids); ids: how many there are */
-static void
-reftables_count(RefTables *r, Py_ssize_t order, Py_ssize_t ids)
-{
-    Py_ssize_t k, i;
-    IdTable *table = order_table(r, order);
-    int32_t *best = table->best;
-    table->n_best = (int32_t)ids;  /* ids <= total_ref <= MAX_TOKENS: reftables_init checked */
-    memset(best, 0, ((size_t)ids + 1) * sizeof(int32_t));
-    for (k = 0; k < r->n_refs; k++) {
-        Py_ssize_t start = r->offsets[k], stop = r->offsets[k + 1] - order + 1;
-        if (r->n_refs == 1) {
-            for (i = start; i < stop; i++) {
-                best[r->ref_ids[i]]++;
-            }
-            break;
-        }
-        for (i = start; i < stop; i++) {
-            r->own[r->ref_ids[i]]++;
-        }
-        for (i = start; i < stop; i++) {
-            int32_t id = r->ref_ids[i];
-            if (r->own[id] > best[id]) {
-                best[id] = r->own[id];
-            }
-        }
-        for (i = start; i < stop; i++) {
-            r->own[r->ref_ids[i]] = 0;
-        }
-    }
-}
-
 /* Order built + 1: each n-gram of order `built` extended by the token that follows it. */
 static int
 reftables_extend(RefTables *r)
 {
-    Py_ssize_t order = r->built, k, i;
+    Py_ssize_t order = r->built;
     IdTable *table;
     if (r->single_use) {
         table = &r->tables[0];
-        memset(table->keys, 0xff, (table->mask + 1) * sizeof(uint64_t));
-        table->count = 0;
+        table_clear(table);
     }
     else {
         if (r->n_tables == r->room) {
@@ -388,14 +467,8 @@ reftables_extend(RefTables *r)
         r->n_tables++;  /* from here on reftables_free owns the table */
     }
     r->built++;
-    for (k = 0; k < r->n_refs; k++) {
-        Py_ssize_t stop = r->offsets[k + 1] - order;
-        for (i = r->offsets[k]; i < stop; i++) {
-            r->ref_ids[i] = table_id(table, ((uint64_t)(uint32_t)r->ref_ids[i] << 32)
-                                            | (uint32_t)r->ref_base[i + order], 1);
-        }
-    }
-    reftables_count(r, order + 1, table->count);
+    extend_references(table, r->ref_ids, r->ref_base, r->offsets, r->n_refs, order + 1);
+    count_best(table, r->own, r->ref_ids, r->offsets, r->n_refs, order + 1, table->count);
     return 0;
 }
 
@@ -490,7 +563,7 @@ reftables_init(RefTables *r, PyObject *references, int single_use)
     }
     r->n_tables = r->built = 1;
     memcpy(r->ref_ids, r->ref_base, (size_t)r->total_ref * sizeof(int32_t));
-    reftables_count(r, 1, ids);
+    count_best(&r->tables[0], r->own, r->ref_ids, r->offsets, r->n_refs, 1, ids);
     Py_DECREF(fast);
     return 0;
 
@@ -578,9 +651,9 @@ reftables_match(RefTables *r, PyObject *hypothesis, PyObject *order_object)
         hyp_base[i] = hyp_ids[i] = id;
     }
     for (order = 1; order <= max_order; order++) {
-        Py_ssize_t hyp_grams = hyp.length - order + 1, found = 0;
-        const int32_t *best;
-        int any = 0;
+        Py_ssize_t hyp_grams = hyp.length - order + 1;
+        IdTable *table;
+        int any;
         if (hyp_grams <= 0) {
             break;
         }
@@ -590,28 +663,12 @@ reftables_match(RefTables *r, PyObject *hypothesis, PyObject *order_object)
                 goto done;
             }
         }
+        table = order_table(r, order);
         if (order > 1) {
-            IdTable *table = order_table(r, order);
-            for (i = 0; i < hyp_grams; i++) {
-                int32_t prefix = hyp_ids[i], last = hyp_base[i + order - 1];
-                hyp_ids[i] = prefix < 0 || last < 0 ? -1
-                    : table_id(table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
-            }
+            find_hypothesis(table, hyp_ids, hyp_base, hyp_grams, order);
         }
-        /* the j-th occurrence of an n-gram in the hypothesis matches while j <= best
-           (seen counts up to hyp.length <= MAX_TOKENS: sequence_open checked) */
-        best = order_table(r, order)->best;
-        memset(r->seen, 0, (size_t)order_table(r, order)->n_best * sizeof(int32_t));
-        for (i = 0; i < hyp_grams; i++) {
-            int32_t id = hyp_ids[i];
-            if (id >= 0) {
-                any = 1;
-                if (++r->seen[id] <= best[id]) {
-                    found++;
-                }
-            }
-        }
-        matches[order] = found;
+        memset(r->seen, 0, (size_t)table->n_best * sizeof(int32_t));
+        matches[order] = clipped_matches(hyp_ids, hyp_grams, r->seen, table->best, &any);
         if (!any) {
             break;
         }
@@ -1203,10 +1260,6 @@ tokenize_13a_rules(Arena *a, int kind, const void *data, Py_ssize_t n, int pad, 
     return split_whitespace(a, PyUnicode_4BYTE_KIND, dst, len);
 }
 
-#ifndef Py_ALWAYS_INLINE
-#define Py_ALWAYS_INLINE
-#endif
-
 static inline uint64_t
 finish_hash(uint64_t hash)
 {
@@ -1577,7 +1630,7 @@ typedef struct {
     Arena arena;
     /* token ids of one segment: vocabulary table (slot -> token index), then per token */
     int32_t *vocab;
-    size_t vocab_cap;
+    size_t vocab_cap, vocab_mask;
     int32_t *ids;           /* token k's id (-1: a hypothesis token no reference has) */
     Py_ssize_t ids_cap;
     /* n-gram matching: per reference position, the current order's ids; counts */
@@ -1794,11 +1847,11 @@ same_token(const Arena *a, Py_ssize_t x, Py_ssize_t y)
             : memcmp(a->chars + a->starts[x], a->chars + a->starts[y], (size_t)length * sizeof(Py_UCS4)) == 0);
 }
 
-/* The id tables of assign_ids and shared_token_ids made ready: s->vocab with room for the
-   total_ref reference tokens' ids (a power of two, *mask its mask) and emptied, s->ids with room
-   for n_ids tokens. 0, or -1 with an exception. */
+/* The id tables of assign_ids made ready: s->vocab with room for the total_ref reference tokens'
+   ids (a power of two, s->vocab_mask its mask) and emptied, s->ids with room for n_ids tokens. 0,
+   or -1 with an exception. */
 static int
-empty_vocab(Scratch *s, Py_ssize_t n_ids, Py_ssize_t total_ref, size_t *mask)
+empty_vocab(Scratch *s, Py_ssize_t n_ids, Py_ssize_t total_ref)
 {
     size_t capacity = (size_t)1 << table_bits((size_t)total_ref);
     if (capacity > s->vocab_cap) {
@@ -1814,40 +1867,46 @@ empty_vocab(Scratch *s, Py_ssize_t n_ids, Py_ssize_t total_ref, size_t *mask)
         s->ids_cap = n_ids;
     }
     memset(s->vocab, 0xff, capacity * sizeof(int32_t));
-    *mask = capacity - 1;
+    s->vocab_mask = capacity - 1;
     return 0;
 }
 
-/* Ids of the segment's tokens: reference tokens 0..total_ref-1 get dense ids (equal text,
-   equal id), hypothesis tokens the id of an equal reference token or -1. Returns the
-   number of distinct reference tokens, or -1 with an exception. */
+/* The slot of s->vocab that holds a token equal to the arena's token k, else the empty slot where
+   it would go. */
+static inline Py_ALWAYS_INLINE size_t
+vocab_slot(const Scratch *s, Py_ssize_t k)
+{
+    const size_t mask = s->vocab_mask;
+    size_t i = (size_t)((s->arena.hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+    for (;;) {
+        int32_t other = s->vocab[i];
+        if (other < 0 || same_token(&s->arena, k, other)) {
+            return i;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* Ids of the arena's tokens: reference tokens 0..total_ref-1 get dense ids (equal text,
+   equal id), hypothesis tokens (any after them) the id of an equal reference token or -1.
+   Returns the number of distinct reference tokens, or -1 with an exception. */
 static Py_ssize_t
 assign_ids(Scratch *s, Py_ssize_t total_ref)
 {
-    Arena *a = &s->arena;
-    Py_ssize_t k, n = a->n_tokens;
-    size_t mask;
+    Py_ssize_t k, n = s->arena.n_tokens;
     int32_t count = 0;
-    if (empty_vocab(s, n, total_ref, &mask) < 0) {
+    if (empty_vocab(s, n, total_ref) < 0) {
         return -1;
     }
     for (k = 0; k < n; k++) {
-        size_t i = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
-        int32_t id = -1;
-        for (;;) {
-            int32_t other = s->vocab[i];
-            if (other < 0) {
-                if (k < total_ref) {
-                    s->vocab[i] = (int32_t)k;
-                    id = count++;
-                }
-                break;
-            }
-            if (same_token(a, k, other)) {
-                id = s->ids[other];
-                break;
-            }
-            i = (i + 1) & mask;
+        size_t i = vocab_slot(s, k);
+        int32_t other = s->vocab[i], id = -1;
+        if (other >= 0) {
+            id = s->ids[other];
+        }
+        else if (k < total_ref) {
+            s->vocab[i] = (int32_t)k;
+            id = count++;
         }
         s->ids[k] = id;
     }
@@ -1862,7 +1921,7 @@ count_matches(Scratch *s, Py_ssize_t n_refs, Py_ssize_t total_ref, Py_ssize_t vo
               Py_ssize_t max_order)
 {
     const int32_t *ref_base = s->ids, *hyp_base = s->ids + total_ref;
-    Py_ssize_t hyp_len = s->arena.n_tokens - total_ref, order, i, k, n_best = vocabulary;
+    Py_ssize_t hyp_len = s->arena.n_tokens - total_ref, order, n_best = vocabulary;
     Py_ssize_t need = Py_MAX(total_ref, hyp_len) + 1;
     IdTable table;
     int bits;
@@ -1889,73 +1948,27 @@ count_matches(Scratch *s, Py_ssize_t n_refs, Py_ssize_t total_ref, Py_ssize_t vo
             return -1;
         }
     }
-    table.keys = s->keys;
-    table.ids = s->key_ids;
-    table.best = s->best;
-    table.mask = ((size_t)1 << bits) - 1;
-    table.shift = 64 - bits;
+    table_over(&table, s->keys, s->key_ids, s->best, bits);
     memcpy(s->ref_ids, ref_base, (size_t)total_ref * sizeof(int32_t));
     memcpy(s->hyp_ids, hyp_base, (size_t)hyp_len * sizeof(int32_t));
     for (order = 1; order <= max_order; order++) {
-        Py_ssize_t hyp_grams = hyp_len - order + 1, found = 0;
-        int any = 0;
+        Py_ssize_t hyp_grams = hyp_len - order + 1;
+        int any;
         if (hyp_grams <= 0) {
             break;
         }
         if (order > 1) {  /* the references' n-grams of this order, from those of the last */
-            memset(table.keys, 0xff, (table.mask + 1) * sizeof(uint64_t));
-            table.count = 0;
-            for (k = 0; k < n_refs; k++) {
-                Py_ssize_t stop = s->offsets[k + 1] - order + 1;
-                for (i = s->offsets[k]; i < stop; i++) {
-                    s->ref_ids[i] = table_id(&table, ((uint64_t)(uint32_t)s->ref_ids[i] << 32)
-                                                     | (uint32_t)ref_base[i + order - 1], 1);
-                }
-            }
+            table_clear(&table);
+            extend_references(&table, s->ref_ids, ref_base, s->offsets, n_refs, order);
             n_best = table.count;
-            for (i = 0; i < hyp_grams; i++) {
-                int32_t prefix = s->hyp_ids[i], last = hyp_base[i + order - 1];
-                s->hyp_ids[i] = prefix < 0 || last < 0 ? -1
-                    : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
-            }
+            find_hypothesis(&table, s->hyp_ids, hyp_base, hyp_grams, order);
         }
-        /* best: the most times one reference has each n-gram (own: one reference's counts) */
-        memset(s->best, 0, ((size_t)n_best + 1) * sizeof(int32_t));
-        if (n_refs > 1) {
+        if (n_refs > 1) {  /* own: one reference's counts (a buffer shared with other calls) */
             memset(s->own, 0, ((size_t)n_best + 1) * sizeof(int32_t));
         }
-        for (k = 0; k < n_refs; k++) {
-            Py_ssize_t start = s->offsets[k], stop = s->offsets[k + 1] - order + 1;
-            if (n_refs == 1) {
-                for (i = start; i < stop; i++) {
-                    s->best[s->ref_ids[i]]++;
-                }
-                break;
-            }
-            for (i = start; i < stop; i++) {
-                s->own[s->ref_ids[i]]++;
-            }
-            for (i = start; i < stop; i++) {
-                int32_t id = s->ref_ids[i];
-                if (s->own[id] > s->best[id]) {
-                    s->best[id] = s->own[id];
-                }
-            }
-            for (i = start; i < stop; i++) {
-                s->own[s->ref_ids[i]] = 0;
-            }
-        }
+        count_best(&table, s->own, s->ref_ids, s->offsets, n_refs, order, n_best);
         memset(s->seen, 0, ((size_t)n_best + 1) * sizeof(int32_t));
-        for (i = 0; i < hyp_grams; i++) {
-            int32_t id = s->hyp_ids[i];
-            if (id >= 0) {
-                any = 1;
-                if (++s->seen[id] <= s->best[id]) {
-                    found++;
-                }
-            }
-        }
-        s->matches[order] = found;
+        s->matches[order] = clipped_matches(s->hyp_ids, hyp_grams, s->seen, s->best, &any);
         if (!any) {
             break;
         }
@@ -2133,19 +2146,19 @@ hypothesis_statistics(Scratch *s, PyObject *hyp, Py_ssize_t n_refs, int tokenize
    hypothesis_statistics gives each hypothesis its own ids and n-gram tables, the references' part
    included: right for one hypothesis, but with several systems the references' ids, their n-gram
    tables of every order and their clipped counts (`best`) would be made again for each. SharedRefs
-   keeps them for the segment (one table per order, as count_matches makes them one after the other),
-   and each hypothesis is only looked up in them: the same ids' counts, so the same matches. */
+   keeps them for the segment (one table per order, as RefTables keeps them, made by the same steps as
+   count_matches makes them one after the other), and each hypothesis is only looked up in them: the
+   same ids' counts, so the same matches. */
 
 /* The largest max_order whose tables are kept (one per order); beyond (only a direct call of the
    extension asks), each hypothesis is counted on its own. BLEU's own limit is 9. */
 #define SHARED_MAX_ORDER 16
 
 typedef struct {
-    size_t vocab_mask;   /* s->vocab's: the references' tokens (slot -> token index) */
     Py_ssize_t orders;   /* orders the references have n-grams of (at most max_order) */
-    size_t capacity;     /* slots of each order's table */
-    int shift;
-    uint64_t *keys;      /* order n's table (n >= 2) at (n - 2) * capacity */
+    IdTable tables[SHARED_MAX_ORDER];  /* order n's at tables[n - 1] (as RefTables'), over the buffers below;
+                                          order 1's only for its counts (its ids are s->vocab's) */
+    uint64_t *keys;      /* order n's table (n >= 2) at (n - 2) * its slots */
     int32_t *key_ids;
     size_t tables_room;
     int32_t *best;       /* order n's clipped counts at (n - 1) * (total_ref + 1) */
@@ -2186,83 +2199,19 @@ shared_reserve(void **buffer, size_t *room, size_t need, size_t size)
     return 0;
 }
 
-/* The references' ids (s->ids[0..total_ref), equal text equal id, through s->vocab): the first part of
-   assign_ids. Returns the number of distinct tokens, or -1 with an exception. */
-static Py_ssize_t
-shared_token_ids(Scratch *s, SharedRefs *r, Py_ssize_t total_ref)
-{
-    Arena *a = &s->arena;
-    Py_ssize_t k;
-    size_t mask;
-    int32_t count = 0;
-    if (empty_vocab(s, total_ref, total_ref, &mask) < 0) {
-        return -1;
-    }
-    for (k = 0; k < total_ref; k++) {
-        size_t i = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
-        int32_t id;
-        for (;;) {
-            int32_t other = s->vocab[i];
-            if (other < 0) {
-                s->vocab[i] = (int32_t)k;
-                id = count++;
-                break;
-            }
-            if (same_token(a, k, other)) {
-                id = s->ids[other];
-                break;
-            }
-            i = (i + 1) & mask;
-        }
-        s->ids[k] = id;
-    }
-    r->vocab_mask = mask;
-    return count;
-}
-
-/* best[id]: the most times one of the n_refs references has n-gram `id` (ids: r->ref_ids, order
-   `order`), for n_best ids. */
-static void
-shared_count(Scratch *s, SharedRefs *r, int32_t *best, Py_ssize_t n_refs, Py_ssize_t order, Py_ssize_t n_best)
-{
-    Py_ssize_t k, i;
-    memset(best, 0, ((size_t)n_best + 1) * sizeof(int32_t));
-    for (k = 0; k < n_refs; k++) {
-        Py_ssize_t start = s->offsets[k], stop = s->offsets[k + 1] - order + 1;
-        if (n_refs == 1) {
-            for (i = start; i < stop; i++) {
-                best[r->ref_ids[i]]++;
-            }
-            break;
-        }
-        for (i = start; i < stop; i++) {
-            r->own[r->ref_ids[i]]++;
-        }
-        for (i = start; i < stop; i++) {
-            int32_t id = r->ref_ids[i];
-            if (r->own[id] > best[id]) {
-                best[id] = r->own[id];
-            }
-        }
-        for (i = start; i < stop; i++) {
-            r->own[r->ref_ids[i]] = 0;
-        }
-    }
-}
-
 /* The segment's references (tokenized by tokenize_references) made into ids, one n-gram table per
    order up to max_order (or the longest reference) and their clipped counts. 0, or -1. */
 static int
 shared_build(Scratch *s, SharedRefs *r, Py_ssize_t n_refs, Py_ssize_t max_order)
 {
-    Py_ssize_t total_ref = s->offsets[n_refs], longest = 0, k, i, order, vocabulary;
-    const int32_t *base;
+    Py_ssize_t total_ref = s->offsets[n_refs], longest = 0, k, order, vocabulary;
+    size_t capacity;
     int bits;
     r->orders = 0;
     if (total_ref == 0) {
         return 0;
     }
-    if ((vocabulary = shared_token_ids(s, r, total_ref)) < 0) {
+    if ((vocabulary = assign_ids(s, total_ref)) < 0) {  /* the arena holds the references only */
         return -1;
     }
     for (k = 0; k < n_refs; k++) {
@@ -2270,8 +2219,7 @@ shared_build(Scratch *s, SharedRefs *r, Py_ssize_t n_refs, Py_ssize_t max_order)
     }
     r->orders = Py_MIN(max_order, longest);
     bits = table_bits((size_t)total_ref);
-    r->capacity = (size_t)1 << bits;
-    r->shift = 64 - bits;
+    capacity = (size_t)1 << bits;
     if (shared_reserve((void **)&r->best, &r->counts_room, (size_t)r->orders * ((size_t)total_ref + 1),
                        sizeof(int32_t)) < 0) {
         return -1;
@@ -2290,31 +2238,22 @@ shared_build(Scratch *s, SharedRefs *r, Py_ssize_t n_refs, Py_ssize_t max_order)
         r->work_room = (Py_ssize_t)room;
     }
     if (r->orders > 1) {
-        size_t slots = (size_t)(r->orders - 1) * r->capacity, room = r->tables_room;
+        size_t slots = (size_t)(r->orders - 1) * capacity, room = r->tables_room;
         if (shared_reserve((void **)&r->keys, &room, slots, sizeof(uint64_t)) < 0
             || shared_reserve((void **)&r->key_ids, &r->tables_room, slots, sizeof(int32_t)) < 0) {
             return -1;
         }
     }
-    base = s->ids;  /* the token ids, once shared_token_ids has grown the buffer */
-    memcpy(r->ref_ids, base, (size_t)total_ref * sizeof(int32_t));
-    shared_count(s, r, r->best, n_refs, 1, vocabulary);
+    memcpy(r->ref_ids, s->ids, (size_t)total_ref * sizeof(int32_t));
+    table_over(&r->tables[0], NULL, NULL, r->best, bits);  /* order 1: its counts only */
+    count_best(&r->tables[0], r->own, r->ref_ids, s->offsets, n_refs, 1, vocabulary);
     for (order = 2; order <= r->orders; order++) {
-        IdTable table;
-        table.keys = r->keys + (size_t)(order - 2) * r->capacity;
-        table.ids = r->key_ids + (size_t)(order - 2) * r->capacity;
-        table.mask = r->capacity - 1;
-        table.shift = r->shift;
-        table.count = 0;
-        memset(table.keys, 0xff, r->capacity * sizeof(uint64_t));
-        for (k = 0; k < n_refs; k++) {
-            Py_ssize_t stop = s->offsets[k + 1] - order + 1;
-            for (i = s->offsets[k]; i < stop; i++) {
-                r->ref_ids[i] = table_id(&table, ((uint64_t)(uint32_t)r->ref_ids[i] << 32)
-                                                 | (uint32_t)base[i + order - 1], 1);
-            }
-        }
-        shared_count(s, r, r->best + (size_t)(order - 1) * ((size_t)total_ref + 1), n_refs, order, table.count);
+        IdTable *table = &r->tables[order - 1];
+        size_t at = (size_t)(order - 2) * capacity;
+        table_over(table, r->keys + at, r->key_ids + at, r->best + (size_t)(order - 1) * ((size_t)total_ref + 1), bits);
+        table_clear(table);
+        extend_references(table, r->ref_ids, s->ids, s->offsets, n_refs, order);
+        count_best(table, r->own, r->ref_ids, s->offsets, n_refs, order, table->count);
     }
     return 0;
 }
@@ -2351,57 +2290,25 @@ shared_hypothesis(Scratch *s, SharedRefs *r, PyObject *hyp, Py_ssize_t n_refs, i
         r->hyp_room = (Py_ssize_t)room;
     }
     for (i = 0; i < hyp_len; i++) {  /* each token's id: that of an equal reference token, or -1 */
-        Py_ssize_t k = total_ref + i;
-        size_t slot = (size_t)((a->hashes[k] * 0x9E3779B97F4A7C15ULL) >> 32) & r->vocab_mask;
-        int32_t id = -1;
-        for (;;) {
-            int32_t other = s->vocab[slot];
-            if (other < 0) {
-                break;
-            }
-            if (same_token(a, k, other)) {
-                id = s->ids[other];
-                break;
-            }
-            slot = (slot + 1) & r->vocab_mask;
-        }
-        r->hyp_tok[i] = r->hyp_ids[i] = id;
+        int32_t other = s->vocab[vocab_slot(s, total_ref + i)];
+        r->hyp_tok[i] = r->hyp_ids[i] = other < 0 ? -1 : s->ids[other];
     }
     for (order = 1; order <= max_order; order++) {
-        Py_ssize_t grams = hyp_len - order + 1, found = 0;
-        const int32_t *best;
-        int any = 0;
+        Py_ssize_t grams = hyp_len - order + 1;
+        IdTable *table = &r->tables[order - 1];
+        int any;
         if (grams <= 0 || order > r->orders) {  /* no reference has n-grams of this order: no match */
             break;
         }
         if (order > 1) {
-            IdTable table;
-            table.keys = r->keys + (size_t)(order - 2) * r->capacity;
-            table.ids = r->key_ids + (size_t)(order - 2) * r->capacity;
-            table.mask = r->capacity - 1;
-            table.shift = r->shift;
-            for (i = 0; i < grams; i++) {
-                int32_t prefix = r->hyp_ids[i], last = r->hyp_tok[i + order - 1];
-                r->hyp_ids[i] = prefix < 0 || last < 0 ? -1
-                    : table_id(&table, ((uint64_t)(uint32_t)prefix << 32) | (uint32_t)last, 0);
-            }
+            find_hypothesis(table, r->hyp_ids, r->hyp_tok, grams, order);
         }
-        best = r->best + (size_t)(order - 1) * ((size_t)total_ref + 1);
-        for (i = 0; i < grams; i++) {
-            int32_t id = r->hyp_ids[i];
-            if (id >= 0) {
-                any = 1;
-                if (++r->seen[id] <= best[id]) {
-                    found++;
-                }
-            }
-        }
-        for (i = 0; i < grams; i++) {
+        s->matches[order] = clipped_matches(r->hyp_ids, grams, r->seen, table->best, &any);
+        for (i = 0; i < grams; i++) {  /* seen back to 0, touching only what was counted */
             if (r->hyp_ids[i] >= 0) {
                 r->seen[r->hyp_ids[i]] = 0;
             }
         }
-        s->matches[order] = found;
         if (!any) {
             break;
         }

@@ -959,6 +959,58 @@ chrf_state_free(ModuleState *state)
    longer one, which may repeat a few n-grams, grows it only as far as its distinct n-grams need). */
 #define CHRF_ROOM_AHEAD ((Py_ssize_t)1 << 16)
 
+/* Room in t for `stop` more n-grams of one order, made ahead where that is done (see
+   CHRF_ROOM_AHEAD): 1 if they all have room (chrf_insert needs no test of room), 0 if not (each
+   goes through chrf_intern), -1 with an exception set. */
+static inline int
+chrf_room_for(ChrfTable *t, Py_ssize_t stop)
+{
+    while (stop <= CHRF_ROOM_AHEAD && (Py_ssize_t)t->count + stop > (Py_ssize_t)t->limit && t->limit < CHRF_MAX_IDS) {
+        if (chrf_table_grow(t) < 0) {
+            return -1;
+        }
+    }
+    return (Py_ssize_t)t->count + stop <= (Py_ssize_t)t->limit;
+}
+
+/* A table's fields copied for one order's n-grams, all with room (chrf_room_for): a local of the
+   caller, which the compiler keeps in registers (a store into an int32_t array may not change it,
+   as it may change the table's own fields). chrf_table_done puts the count back. */
+typedef struct {
+    uint64_t *keys;
+    int32_t *ids;
+    size_t *slots;
+    size_t mask;
+    int shift;
+    int32_t count;
+} ChrfInsert;
+
+static inline Py_ALWAYS_INLINE ChrfInsert
+chrf_insert_begin(const ChrfTable *t)
+{
+    ChrfInsert in = {t->keys, t->ids, t->slots, t->mask, t->shift, t->count};
+    return in;
+}
+
+/* The id of key, a new one if it is not there: chrf_intern without its test of room. */
+static inline Py_ALWAYS_INLINE int32_t
+chrf_insert(ChrfInsert *in, uint64_t key)
+{
+    size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> in->shift);
+    for (;;) {
+        uint64_t k = in->keys[j];
+        if (k == key) {
+            return in->ids[j];
+        }
+        if (k == EMPTY_KEY) {
+            in->keys[j] = key;
+            in->slots[in->count] = j;
+            return in->ids[j] = in->count++;
+        }
+        j = (j + 1) & in->mask;
+    }
+}
+
 /* ids[i] = the id of (ids[i], last[i]) for i < stop, interned: the n-grams of one order made from
    the previous order's ids and their last tokens. With room for all of them in the table, without
    a test of room per n-gram and with the table's fields in locals; -1 with an exception set. */
@@ -966,39 +1018,16 @@ static int
 chrf_intern_ngrams(ChrfTable *t, int32_t *ids, const int32_t *last, Py_ssize_t stop)
 {
     Py_ssize_t i;
-    while (stop <= CHRF_ROOM_AHEAD && (Py_ssize_t)t->count + stop > (Py_ssize_t)t->limit && t->limit < CHRF_MAX_IDS) {
-        if (chrf_table_grow(t) < 0) {
-            return -1;
-        }
+    int room = chrf_room_for(t, stop);
+    if (room < 0) {
+        return -1;
     }
-    if ((Py_ssize_t)t->count + stop <= (Py_ssize_t)t->limit) {
-        uint64_t *keys = t->keys;
-        int32_t *table_ids = t->ids;
-        size_t *slots = t->slots;
-        const size_t mask = t->mask;
-        const int shift = t->shift;
-        int32_t count = t->count;
+    if (room) {
+        ChrfInsert in = chrf_insert_begin(t);
         for (i = 0; i < stop; i++) {
-            uint64_t key = ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)last[i];
-            size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
-            int32_t id;
-            for (;;) {
-                uint64_t k = keys[j];
-                if (k == key) {
-                    id = table_ids[j];
-                    break;
-                }
-                if (k == EMPTY_KEY) {
-                    keys[j] = key;
-                    slots[count] = j;
-                    id = table_ids[j] = count++;
-                    break;
-                }
-                j = (j + 1) & mask;
-            }
-            ids[i] = id;
+            ids[i] = chrf_insert(&in, ((uint64_t)(uint32_t)ids[i] << 32) | (uint32_t)last[i]);
         }
-        t->count = count;
+        t->count = in.count;
         return 0;
     }
     for (i = 0; i < stop; i++) {  /* near the most ids a table holds: each n-gram checked */
@@ -1564,6 +1593,7 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
     }
     for (n = 2; n <= top && matched > 0; n++) {  /* nothing matched: nothing longer can */
         Py_ssize_t stop = H - n + 1, ref_stop = R - n + 1;
+        int room;
         int32_t made = table->count;
         if (chrf_reserve_counts(w, (Py_ssize_t)made + stop + 1) < 0) {
             return -1;
@@ -1573,47 +1603,24 @@ chrf_single_one(ChrfWork *w, int kind, Py_ssize_t order, Py_ssize_t base)
         used[-1] = 0;  /* the previous order's absent n-grams were counted there */
         memset(counts + made, 0, (size_t)stop * sizeof(int32_t));  /* the ids this order can make */
         memset(used + made, 0, (size_t)stop * sizeof(int32_t));
-        while (stop <= CHRF_ROOM_AHEAD && (Py_ssize_t)table->count + stop > (Py_ssize_t)table->limit
-               && table->limit < CHRF_MAX_IDS) {
-            if (chrf_table_grow(table) < 0) {
-                return -1;
-            }
+        if ((room = chrf_room_for(table, stop)) < 0) {
+            return -1;
         }
         /* the previous order's ids: the tokens' own for order 2 (hu, ru), then what the last pass wrote */
         prev_h = n == 2 ? hu : hi;
         prev_r = n == 2 ? ru : ri;
-        if ((Py_ssize_t)table->count + stop <= (Py_ssize_t)table->limit) {
+        if (room) {
             /* room for every n-gram: interned without a test of room, the table's fields in locals */
-            uint64_t *keys = table->keys;
-            int32_t *table_ids = table->ids;
-            size_t *slots = table->slots;
-            const size_t mask = table->mask;
-            const int shift = table->shift;
-            int32_t count = table->count;
+            ChrfInsert in = chrf_insert_begin(table);
             for (i = 0; i < stop; i++) {
                 int32_t a = prev_h[i], b = prev_h[i + 1], id = -1;
                 if ((used[a] > 0) & (used[b] > 0)) {
-                    uint64_t key = ((uint64_t)(uint32_t)a << 32) | (uint32_t)hu[i + n - 1];
-                    size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
-                    for (;;) {
-                        uint64_t k = keys[j];
-                        if (k == key) {
-                            id = table_ids[j];
-                            break;
-                        }
-                        if (k == EMPTY_KEY) {
-                            keys[j] = key;
-                            slots[count] = j;
-                            id = table_ids[j] = count++;
-                            break;
-                        }
-                        j = (j + 1) & mask;
-                    }
+                    id = chrf_insert(&in, ((uint64_t)(uint32_t)a << 32) | (uint32_t)hu[i + n - 1]);
                     counts[id]++;
                 }
                 hi[i] = id;
             }
-            table->count = count;
+            table->count = in.count;
         }
         else {
             for (i = 0; i < stop; i++) {
