@@ -26,7 +26,7 @@ def register_bleu_family_commands(group: click.Group) -> None:
 def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], list[list[str]]]:
     """Hypothesis lines (``-i`` file or stdin) and reference lines, same length or a one-line error."""
     from ..errors import InputError, LengthMismatchError
-    from ..input.reading import decode_source, read_source
+    from ..input.reading import decode_source, read_source, read_stream
 
     if not refs:
         raise click.UsageError("give at least one reference file")
@@ -35,7 +35,7 @@ def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], lis
         stdin = sys.stdin.buffer  # the bytes under stdin (CliRunner gives one too)
         if stdin.isatty():
             raise InputError("no hypothesis: give -i FILE or pipe the output on stdin")
-        hyps = decode_source(stdin.read(), "<stdin>").lines()
+        hyps = decode_source(read_stream(stdin, "<stdin>"), "<stdin>").lines()
         name = "<stdin>"
     else:
         hyps = read_source(hypothesis).lines()

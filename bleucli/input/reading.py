@@ -117,6 +117,8 @@ def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource
             f"{exc.start - line_start + 1} (byte offset {exc.start}); see --encoding",
             name, line,
         ) from None
+    except UnicodeError as exc:  # codecs such as punycode raise the base class, without a position
+        raise InputError(f"not valid {encoding}: {exc}; see --encoding", name) from None
     except LookupError:
         raise InputError(f"unknown encoding '{encoding}'", name) from None
     source = TextSource(name, text, [])
@@ -253,6 +255,8 @@ def decode_lines(raw_lines: Iterable[bytes], name: str, encoding: str, first_num
                 f"not valid {encoding}: byte {raw[exc.start:exc.start + 1]!r} at column {exc.start + 1}; "
                 "see --encoding", name, number,
             ) from None
+        except UnicodeError as exc:  # codecs such as punycode raise the base class, without a position
+            raise InputError(f"not valid {encoding}: {exc}; see --encoding", name, number) from None
 
 
 _NUL_IS_SUSPICIOUS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}

@@ -27,6 +27,8 @@ from ..metrics import registry
 from ..options import (
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
+    MAX_JOBS,
+    MAX_RESAMPLES,
     RUN_DEFAULTS,
 )
 
@@ -41,13 +43,14 @@ from ..options import (
 @click.option("-par", "--paired-ar", is_flag=True,
               help="p-values from approximate randomization instead of the paired bootstrap "
                    "(the bootstrap still gives the CIs).")
-@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(min=1), default=DEFAULT_BOOTSTRAP_SAMPLES,
+@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(1, MAX_RESAMPLES), default=DEFAULT_BOOTSTRAP_SAMPLES,
               show_default=True, help="Bootstrap resamples.")
-@click.option("-parn", "--paired-ar-n", type=click.IntRange(min=1), default=DEFAULT_AR_TRIALS, show_default=True,
+@click.option("-parn", "--paired-ar-n", type=click.IntRange(1, MAX_RESAMPLES), default=DEFAULT_AR_TRIALS,
+              show_default=True,
               help="Approximate randomization trials (with --paired-ar).")
 @click.option("--seed", default=None, metavar="N|none",
               help="Random seed of the tests [default: BLEUCLI_SEED or 12345]; 'none' for unseeded.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
+@click.option("-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=RUN_DEFAULTS.jobs, show_default=True,
               help="Worker processes (0: one per CPU); the numbers are identical for any value.")
 @click.option("--html", "html_path", metavar="FILE", default=None, help="Write the interactive HTML report here.")
 @click.option("--markdown", "markdown_path", metavar="FILE|-", default=None,
@@ -102,6 +105,12 @@ def _compare(flags: dict[str, Any]) -> int:
     reference_names = list(inputs.reference_names)
     source, source_name = segment_field(options, data, notices, flags["source"] or None, "src")
     documents, documents_name = document_ids(options, data, notices, flags["docids"] or None)
+    if flags["docids"] and documents is not None:  # as the scoring command's --docids: a blank id is no document
+        from ..errors import InputError
+
+        blank = next((number for number, docid in enumerate(documents, 1) if not docid.strip()), None)
+        if blank is not None:
+            raise InputError("empty doc id", documents_name, blank)
     if options.significance.unit == "document" and documents is None:
         raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
                                "or a test set with doc ids (-t)")

@@ -20,7 +20,7 @@ from ..clikit import report
 from ..clikit.output import emit
 from ..clikit.significance import significance_options
 from ..metrics import registry
-from ..options import FORMATS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, SignificanceOptions
+from ..options import FORMATS, MAX_JOBS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, SignificanceOptions
 
 #: Scoring options that make no sense for a shard (it holds sums, not printed scores).
 _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar",
@@ -130,7 +130,7 @@ def stats_command(score: click.Command) -> click.Command:
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @click.option("--expect-signature", metavar="SIG", default=None,
               help="Fail with exit code 7 if the signature differs from SIG.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=1, show_default=True,
               help="Worker processes for the resampling tests (0: one per CPU).")
 @click.option("--max-shard-bytes", type=click.IntRange(min=1), default=512 << 20, show_default=True, metavar="N",
               help="Refuse (exit 3) a shard larger than N bytes (512 MiB by default; decompressed size for .gz).")

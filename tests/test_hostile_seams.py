@@ -1,0 +1,212 @@
+"""Hostile input at the seams the fault matrix did not reach: every command, every numeric option at its limit.
+
+Each case was an internal error (exit 1), a run without end, or a memory blow-up before its fix; now it is
+one line on stderr naming the file (and line) or the option, with the documented exit code, and nothing on
+stdout. The endless inputs run the real CLI in a subprocess under an address-space ceiling, so a regression
+fails the test instead of swapping the machine; the others run in-process (CliRunner), which maps errors to
+exit codes as the command line does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, invoke
+from fast_subset import slow_except
+
+MEMORY_CEILING = 512 << 20  # bytes of address space for each child process
+TIMEOUT = 60
+
+
+def _ceiling() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CEILING, MEMORY_CEILING))
+
+
+def _run(args: list[str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    """``python -m bleucli ARGS`` with ``stdin`` the file of that path, under the memory ceiling."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("BLEUCLI_FORMAT", None)
+    with open(stdin or os.devnull, "rb") as handle:
+        return subprocess.run([sys.executable, "-m", "bleucli", *args], stdin=handle, capture_output=True, env=env,
+                              cwd=cwd or REPO, timeout=TIMEOUT, preexec_fn=_ceiling)
+
+
+def _one_error_line(stderr: str | bytes) -> str:
+    text = stderr.decode() if isinstance(stderr, bytes) else stderr
+    errors = [line for line in text.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "Traceback" not in text and "internal error" not in text, text
+    return errors[0]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "ref").write_text("the cat sat on the mat\nhello world\nfoo bar baz\n")
+    (tmp_path / "hyp").write_text("the cat sat on a mat\nhello there world\nfoo baz bar\n")
+    (tmp_path / "hyp2").write_text("a cat sat on the mat\nhello world\nbar baz\n")
+    return tmp_path
+
+
+# --- endless standard input: every command that reads stdin reads it in bounded lines -----------------------
+
+STDIN_COMMANDS = {
+    "multi-bleu": ["multi-bleu", "ref"],
+    "multi-bleu-detok": ["multi-bleu-detok", "ref"],
+    "nltk": ["nltk", "ref"],
+    "which-bleu": ["which-bleu", "ref"],
+    "pairwise": ["pairwise", "-"],
+    "self-bleu": ["self-bleu", "-"],
+    "gleu": ["gleu", "ref", "-i", "-", "--source", "hyp"],
+    "google-bleu": ["google-bleu", "ref", "-i", "-"],
+    "ibleu": ["ibleu", "ref", "-i", "-", "--source", "hyp"],
+}
+
+
+@pytest.mark.parametrize("command", slow_except(list(STDIN_COMMANDS), {"multi-bleu"}))
+def test_dev_zero_on_stdin_is_exit_3_in_bounded_memory(files: Path, command: str) -> None:
+    """stdin.read() of /dev/zero took 3.7 GB in 3 s (exit 10 under a ceiling, the machine's memory without)."""
+    result = _run(STDIN_COMMANDS[command], stdin="/dev/zero", cwd=files)
+    assert result.returncode == 3 and result.stdout == b"", result.stderr
+    assert "<stdin>:1: line is longer than 1,048,576 bytes" in _one_error_line(result.stderr)
+
+
+def test_multi_bleu_reference_dev_zero_is_exit_3_in_bounded_memory(files: Path) -> None:
+    result = _run(["multi-bleu", "/dev/zero"], stdin=str(files / "hyp"), cwd=files)
+    assert result.returncode == 3 and result.stdout == b"", result.stderr
+    assert "/dev/zero:1: line is longer than" in _one_error_line(result.stderr)
+
+
+def test_multi_bleu_still_scores_its_reference_files_and_gzip(files: Path) -> None:
+    import gzip
+
+    (files / "ref.gz").write_bytes(gzip.compress((files / "ref").read_bytes()))
+    (files / "bad.gz").write_bytes(b"not gzip")
+    plain = _run(["multi-bleu", "ref"], stdin=str(files / "hyp"), cwd=files)
+    zipped = _run(["multi-bleu", "ref.gz"], stdin=str(files / "hyp"), cwd=files)
+    assert plain.returncode == zipped.returncode == 0 and plain.stdout == zipped.stdout
+    assert plain.stdout.startswith(b"BLEU = 41.91, 83.3/33.3/33.3/33.3")
+    bad = _run(["multi-bleu", "bad.gz"], stdin=str(files / "hyp"), cwd=files)
+    assert bad.returncode == 3 and bad.stdout == b"" and "bad.gz" in _one_error_line(bad.stderr)
+
+
+# --- JSON: pairwise's lines are nested no deeper than the other JSON inputs -----------------------------------
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"hypotheses": ' + "[" * 3_000 + "]" * 3_000 + "}"])
+def test_pairwise_json_nested_deep_is_exit_3_naming_the_line(files: Path, text: str) -> None:
+    """json.loads recursed: RecursionError, an internal error (exit 1)."""
+    (files / "deep.jsonl").write_text('{"hypotheses": ["a b"]}\n' + text + "\n")
+    for args, stdin in ((["pairwise", str(files / "deep.jsonl")], None),
+                        (["pairwise", "-"], (files / "deep.jsonl").read_text())):
+        result = invoke(args, input=stdin)
+        assert result.exit_code == 3 and result.stdout == "", result.stderr
+        assert ":2: not valid JSON: JSON nested more than 64 levels deep" in _one_error_line(result.stderr)
+
+
+# --- segment scores whose sum overflows ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", [[], ["-ci", "-cin", "10"]])
+def test_segment_scores_whose_sum_overflows_are_exit_3_naming_the_file(files: Path, mode: list[str]) -> None:
+    """Each score is finite, their sum is not: math.fsum raised OverflowError (exit 1)."""
+    (files / "big").write_text("1e308\n1e308\n1e308\n")
+    result = invoke([str(files / "ref"), "-i", str(files / "hyp"), "--segment-scores", "comet", str(files / "big"),
+                     *mode])
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    assert "big: the scores are too large" in _one_error_line(result.stderr)
+
+
+# --- numeric options at their limits --------------------------------------------------------------------------
+
+HUGE = "99999999999999999999"
+
+LIMITS = {
+    "chrF word order": (["-m", "chrf", "-cw", HUGE], "chrF word order must be at most 1,000"),
+    "chrF char order": (["-m", "chrf", "-cc", HUGE], "chrF character order must be at most 1,000"),
+    "chrF beta": (["-m", "chrf", "--chrf-beta", "1" + "0" * 200], "chrF beta must be at most 1,000,000"),
+    "width": (["-w", HUGE], "'-w' / '--width'"),
+    "-cin": (["-ci", "-cin", HUGE], "'-cin' / '--confidence-n'"),
+    "-pbsn": (["-i", "hyp2", "-pbs", "-pbsn", HUGE], "'-pbsn' / '--paired-bs-n'"),
+    "-parn": (["-i", "hyp2", "-par", "-parn", HUGE], "'-parn' / '--paired-ar-n'"),
+    "-j on files": (["-j", HUGE], "'-j' / '--jobs'"),
+    "-j with -pbs": (["-i", "hyp2", "-pbs", "-j", HUGE], "'-j' / '--jobs'"),
+}
+
+
+@pytest.mark.parametrize("case", list(LIMITS))
+def test_numeric_options_beyond_their_limits_are_usage_errors(files: Path, case: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each was an internal error (OverflowError, ValueError), or (-j on files) a loop of 10**20 turns."""
+    monkeypatch.chdir(files)
+    args, said = LIMITS[case]
+    result = invoke(["ref", "-i", "hyp", *args])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert said in _one_error_line(result.stderr)
+
+
+@pytest.mark.parametrize("args", [["compare", "ref", "-i", "hyp", "hyp2", "-j", HUGE],
+                                  ["rank", "ref", "-i", "hyp", "hyp2", "-w", HUGE],
+                                  ["rank", "ref", "-i", "hyp", "hyp2", "-pbsn", HUGE],
+                                  ["merge", "-j", HUGE, "x.json"]])
+def test_other_commands_bound_the_same_options(files: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(files)
+    result = invoke(args)
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    _one_error_line(result.stderr)
+
+
+def test_pairwise_chrf_word_order_beyond_the_limit_is_a_usage_error(files: Path) -> None:
+    (files / "pw.jsonl").write_text(json.dumps({"hypotheses": ["a b c"], "references": ["a b d"]}) + "\n")
+    result = invoke(["pairwise", str(files / "pw.jsonl"), "--metric", "chrf", "-cw", HUGE])
+    assert result.exit_code == 2 and "chrF word order must be at most 1,000" in _one_error_line(result.stderr)
+
+
+def test_limits_keep_the_largest_accepted_values_working(files: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(files)
+    chrf = invoke(["ref", "-i", "hyp", "-m", "chrf", "-cc", "1000", "-cw", "1000", "--chrf-beta", "1000000", "-b"])
+    assert chrf.exit_code == 0 and float(chrf.stdout) > 0, chrf.stderr
+    wide = invoke(["ref", "-i", "hyp", "-w", "1074", "-b"])
+    assert wide.exit_code == 0 and len(wide.stdout.strip().split(".")[1]) == 1074
+
+
+def test_num_refs_beyond_the_fields_is_refused_at_the_first_line(files: Path) -> None:
+    """-nr 10**20 was an OverflowError; -nr 10**7 took 21 s and 4.3 GB (a tee of 10**7 iterators) before exit 3."""
+    result = invoke([str(files / "ref"), "-i", str(files / "hyp"), "-nr", HUGE])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert f"ref:1: expected {HUGE} tab-separated references (--num-refs), found 1" in _one_error_line(result.stderr)
+
+
+def test_a_codec_failing_without_a_position_is_exit_3_naming_the_file(files: Path) -> None:
+    """punycode raises UnicodeError itself (not UnicodeDecodeError): it was an internal error."""
+    for extra in ([], ["-j", "2"]):
+        result = invoke([str(files / "ref"), "-i", str(files / "hyp"), "-e", "punycode", *extra])
+        assert result.exit_code == 3 and result.stdout == "", result.stderr
+        assert "not valid punycode" in _one_error_line(result.stderr)
+
+
+# --- files that are not files ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["gleu", "ref", "-i", "DIR", "--source", "hyp"],
+                                  ["gleu", "ref", "-i", "hyp", "--source", "DIR"],
+                                  ["google-bleu", "DIR", "-i", "hyp"], ["ibleu", "ref", "-i", "DIR", "--source", "hyp"],
+                                  ["self-bleu", "DIR"], ["pairwise", "DIR"]])
+def test_a_directory_is_exit_3_in_every_command(files: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """click's Path(dir_okay=False) made it exit 2, a usage error; the scoring command says exit 3."""
+    (files / "DIR").mkdir()
+    monkeypatch.chdir(files)
+    result = invoke(args)
+    assert result.exit_code == 3 and result.stdout == ""
+    assert "DIR: is a directory, not a file" in _one_error_line(result.stderr)
+
+
+def test_compare_refuses_a_blank_document_id_as_the_scoring_command_does(files: Path) -> None:
+    """compare took blank ids as one document "" (exit 0); --docids with -pbs refused them (exit 3)."""
+    (files / "docids").write_text("d1\n \nd2\n")
+    result = invoke(["compare", str(files / "ref"), "-i", str(files / "hyp"), str(files / "hyp2"),
+                     "--docids", str(files / "docids"), "-pbsn", "10", "-q"])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert "docids:2: empty doc id" in _one_error_line(result.stderr)
