@@ -348,6 +348,9 @@ NLTK_METHOD1_EPSILON = 0.1
 IBLEU_ALPHA = 0.8
 #: jfleg's gleu.py: reference samplings (``--iter``), n-gram order, and whose ``random.randint`` draws them.
 GLEU_ITERATIONS = 500
+#: The largest n-gram order of google-bleu: an order above a sentence's length adds nothing, and each is a
+#: loop over every sentence (--max-order 2147483647 ran for minutes; 10**20 was an internal error).
+GOOGLE_BLEU_ORDER_LIMIT = 1000
 GLEU_MAX_ORDER = 4
 GLEU_SAMPLING = ("python2", "python3")
 #: Google-BLEU (Wu et al. 2016, NLTK's gleu_score): n-gram orders min_len..max_len.

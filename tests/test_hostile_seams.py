@@ -210,3 +210,38 @@ def test_compare_refuses_a_blank_document_id_as_the_scoring_command_does(files: 
                      "--docids", str(files / "docids"), "-pbsn", "10", "-q"])
     assert result.exit_code == 3 and result.stdout == ""
     assert "docids:2: empty doc id" in _one_error_line(result.stderr)
+
+
+# --- standard input closed (``<&-``): Python's sys.stdin is None ---------------------------------------------
+
+@pytest.mark.parametrize("command", slow_except(["nltk ref", "multi-bleu ref", "pairwise -", "self-bleu -",
+                                                 "gleu ref -i - --source hyp"], {"nltk ref", "pairwise -"}))
+def test_closed_stdin_is_exit_3_in_every_command(files: Path, command: str) -> None:
+    """sys.stdin.buffer on a closed stdin was an AttributeError, an internal error (exit 1)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    result = subprocess.run(["bash", "-c", f'"{sys.executable}" -m bleucli {command} <&-'], capture_output=True,
+                            env=env, cwd=files, timeout=TIMEOUT)
+    assert result.returncode == 3 and result.stdout == b"", result.stderr
+    assert "<stdin>: standard input is closed" in _one_error_line(result.stderr)
+
+
+# --- the family commands' numeric options ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", [["--epsilon", "nan", "--smoothing", "1"], ["--epsilon", "-1", "--smoothing", "1"],
+                                    ["--k", "nan", "--smoothing", "4"], ["--k", "-5", "--smoothing", "4"],
+                                    ["--alpha", "inf", "--smoothing", "6"]])
+def test_nltk_smoothing_parameters_must_be_finite_and_not_negative(tmp_path: Path, option: list[str]) -> None:
+    """NLTK drops a NaN or negative precision from the mean: the score was inflated (0.622 for 0.126), exit 0."""
+    (tmp_path / "ref").write_text("a b x d y\n")
+    (tmp_path / "hyp").write_text("a b c d e\n")
+    result = invoke(["nltk", str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"), *option])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert f"invalid {option[0]}" in _one_error_line(result.stderr)
+
+
+@pytest.mark.parametrize("option", [["--max-order", HUGE], ["--max-order", "2147483647"], ["--min-order", HUGE]])
+def test_google_bleu_orders_beyond_the_limit_are_usage_errors(files: Path, option: list[str]) -> None:
+    """--max-order 10**20 was an internal error; 2147483647 ran for minutes (a loop over every order)."""
+    result = invoke(["google-bleu", str(files / "ref"), "-i", str(files / "hyp"), *option])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    _one_error_line(result.stderr)

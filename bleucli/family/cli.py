@@ -7,7 +7,6 @@ errors that ``bleucli.cli`` turns into one line and a documented exit code.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from ..options import (
     GLEU_SAMPLING,
     GOOGLE_BLEU_MAX_ORDER,
     GOOGLE_BLEU_MIN_ORDER,
+    GOOGLE_BLEU_ORDER_LIMIT,
     IBLEU_ALPHA,
     SMOOTH_DEFAULTS,
     TEXYGEN_MAX_ORDER,
@@ -37,10 +37,10 @@ SHORT_OPTION = click.option("-sh", "--short", is_flag=True, help="Short signatur
 
 def read_lines(path: str) -> list[str]:
     """A file's lines as bleucli reads every input (``-`` is stdin; ``.gz`` decompressed)."""
-    from ..input.reading import decode_source, read_source, read_stream
+    from ..input.reading import decode_source, read_source, read_stream, stdin_buffer
 
     if path == "-":
-        return decode_source(read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>").lines()
+        return decode_source(read_stream(stdin_buffer(), "<stdin>"), "<stdin>").lines()
     return read_source(path).lines()
 
 
@@ -304,9 +304,11 @@ def gleu_command(references: tuple[str, ...], hypothesis: str, source: str, orde
 @click.argument("references", nargs=-1, required=True, type=click.Path())
 @click.option("-i", "--input", "hypothesis", required=True, type=click.Path(allow_dash=True),
               help="The hypotheses, one per line.")
-@click.option("--min-order", type=click.IntRange(1, None), default=GOOGLE_BLEU_MIN_ORDER, show_default=True,
+@click.option("--min-order", type=click.IntRange(1, GOOGLE_BLEU_ORDER_LIMIT), default=GOOGLE_BLEU_MIN_ORDER,
+              show_default=True,
               help="Smallest n-gram order (NLTK's min_len).")
-@click.option("--max-order", type=click.IntRange(1, None), default=GOOGLE_BLEU_MAX_ORDER, show_default=True,
+@click.option("--max-order", type=click.IntRange(1, GOOGLE_BLEU_ORDER_LIMIT), default=GOOGLE_BLEU_MAX_ORDER,
+              show_default=True,
               help="Largest n-gram order (NLTK's max_len).")
 @click.option("-tok", "--tokenize", default=None,
               help="A bleucli tokenizer (13a is HF evaluate's google_bleu default). Default: whitespace, as NLTK "

@@ -102,6 +102,18 @@ def read_stream(stream: BinaryIO, name: str, max_line_bytes: int = DEFAULT_MAX_L
     return b"".join(_line_chunks(stream, name, max_line_bytes, keep_newlines=True))
 
 
+def stdin_buffer(hint: str = "") -> BinaryIO:
+    """The bytes under ``sys.stdin``, or an InputError when the process was started with it closed (``<&-``).
+
+    Python then sets ``sys.stdin`` to None: ``sys.stdin.buffer`` would be an AttributeError (an internal error).
+    """
+    import sys
+
+    if sys.stdin is None:
+        raise InputError(f"standard input is closed{hint}", "<stdin>")
+    return sys.stdin.buffer
+
+
 def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource:
     """Decode raw bytes strictly, pointing at the file and line of any bad byte."""
     if b"\x00" in data and encoding.lower().replace("_", "-") in ("utf-8", "utf8", "ascii", "latin-1"):
