@@ -245,3 +245,26 @@ def test_google_bleu_orders_beyond_the_limit_are_usage_errors(files: Path, optio
     result = invoke(["google-bleu", str(files / "ref"), "-i", str(files / "hyp"), *option])
     assert result.exit_code == 2 and result.stdout == "", result.stderr
     _one_error_line(result.stderr)
+
+
+# --- merge: the corpus starts at segment 0 --------------------------------------------------------------------
+
+def test_merge_refuses_shards_that_miss_the_first_lines(files: Path) -> None:
+    """The shards of lines 3-5 and 6-8 merged without the shard of lines 0-2 printed the score of 2/3 of the
+    corpus with exit 0: only gaps between shards were refused, not one before the first."""
+    (files / "ref9").write_text((files / "ref").read_text() * 3)
+    (files / "hyp9").write_text((files / "hyp").read_text() + (files / "hyp2").read_text() * 2)
+    for start in (0, 3, 6):
+        (files / f"ref{start}").write_text("".join((files / "ref9").read_text().splitlines(True)[start:start + 3]))
+        (files / f"hyp{start}").write_text("".join((files / "hyp9").read_text().splitlines(True)[start:start + 3]))
+        result = invoke(["stats", str(files / f"ref{start}"), "-i", str(files / f"hyp{start}"), "--offset", str(start),
+                         "-o", str(files / f"shard{start}.json")])
+        assert result.exit_code == 0, result.stderr
+    whole = invoke([str(files / "ref9"), "-i", str(files / "hyp9"), "-b"])
+    merged = invoke(["merge", *(str(files / f"shard{start}.json") for start in (6, 0, 3)), "-b"])
+    assert merged.exit_code == 0 and merged.stdout == whole.stdout
+    for shards in ((3, 6), (6,), (3,)):
+        result = invoke(["merge", *(str(files / f"shard{start}.json") for start in shards), "-b"])
+        assert result.exit_code == 3 and result.stdout == "", result.stderr
+        assert f"shard{shards[0]}.json: the first shard starts at segment {shards[0]}, not 0" in \
+            _one_error_line(result.stderr)

@@ -140,7 +140,8 @@ def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, 
     """Add up shards written by `bleucli stats` and print what `bleucli` prints for the whole corpus.
 
     Shards may be given in any order; they must have the same options, signatures,
-    systems and bleucli version, and cover the corpus without gaps or overlaps.
+    systems and bleucli version, and cover the corpus from its first segment (offset 0) without gaps or
+    overlaps.
 
     A shard is data, checked whole before anything is added (exit 3 naming the
     shard and the JSON path of the bad field): regular files or stdin (-) only,
