@@ -268,3 +268,39 @@ def test_merge_refuses_shards_that_miss_the_first_lines(files: Path) -> None:
         assert result.exit_code == 3 and result.stdout == "", result.stderr
         assert f"shard{shards[0]}.json: the first shard starts at segment {shards[0]}, not 0" in \
             _one_error_line(result.stderr)
+
+
+# --- gzip input with damaged deflate data ---------------------------------------------------------------------
+
+def _damaged_deflate(data: bytes) -> bytes:
+    """``data`` gzipped, with the first byte flip that makes zlib itself fail (not the CRC or length check)."""
+    import gzip
+    import zlib
+
+    packed = gzip.compress(data, mtime=0)
+    for position in range(10, len(packed) - 8):
+        damaged = bytearray(packed)
+        damaged[position] ^= 0x55
+        try:
+            gzip.decompress(bytes(damaged))
+        except zlib.error:
+            return bytes(damaged)
+        except (OSError, EOFError):
+            continue
+    raise AssertionError("no byte flip makes zlib fail")
+
+
+@pytest.mark.parametrize("args", [["--aligned", "bad.tsv.gz"], ["--aligned", "bad.tsv.gz", "-j", "2"],
+                                  ["ref", "-i", "bad.gz"], ["bad.gz", "-i", "hyp"], ["nltk", "ref", "-i", "bad.gz"],
+                                  ["compare", "ref", "-i", "hyp", "bad.gz"]])
+def test_damaged_deflate_data_in_a_gzip_input_is_exit_3_naming_it(files: Path, args: list[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """zlib.error is neither OSError nor EOFError: a damaged .gz input was an internal error (exit 1)."""
+    aligned = "".join(f"{h}\t{r}" for h, r in zip((files / "hyp").read_text().splitlines(True),
+                                                     (files / "ref").read_text().splitlines(True)))
+    (files / "bad.tsv.gz").write_bytes(_damaged_deflate(aligned.replace("\t", " x\t", 1).encode() * 50))
+    (files / "bad.gz").write_bytes(_damaged_deflate((files / "hyp").read_bytes() * 50))
+    monkeypatch.chdir(files)
+    result = invoke(args)
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    assert "bad" in (line := _one_error_line(result.stderr)) and "cannot read: Error -3" in line

@@ -89,9 +89,21 @@ def read_bytes(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> bytes
         raise InputError("is a directory, not a file", source=path) from None
     except PermissionError:
         raise InputError("permission denied", source=path) from None
-    except (OSError, EOFError) as exc:  # gzip errors, I/O errors
+    except Exception as exc:  # gzip errors, I/O errors
+        if not is_read_error(exc):
+            raise
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read: {reason}", source=path) from None
+
+
+def is_read_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failure to read a (possibly gzipped) file: an I/O error, a truncated gzip stream
+    (EOFError), or damaged deflate data (``zlib.error``, which is neither: it was an internal error)."""
+    if isinstance(exc, (OSError, EOFError)):
+        return True
+    import zlib  # loaded already whenever gzip ran
+
+    return isinstance(exc, zlib.error)
 
 
 def read_stream(stream: BinaryIO, name: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> bytes:
@@ -374,7 +386,9 @@ def _line_chunks(
             parts = [block[cut + 1:]] if cut + 1 < len(block) else []
         if parts:
             yield b"".join(parts)
-    except (OSError, EOFError) as exc:
+    except Exception as exc:
+        if not is_read_error(exc):
+            raise
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read: {reason}", source=name) from None
 
