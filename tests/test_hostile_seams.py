@@ -304,3 +304,28 @@ def test_damaged_deflate_data_in_a_gzip_input_is_exit_3_naming_it(files: Path, a
     result = invoke(args)
     assert result.exit_code == 3 and result.stdout == "", result.stderr
     assert "bad" in (line := _one_error_line(result.stderr)) and "cannot read: Error -3" in line
+
+
+# --- JSON strings that are not Unicode text -------------------------------------------------------------------
+
+@pytest.mark.parametrize("extra", [[], ["-j", "2"], ["-tok", "ja-mecab"]])
+def test_a_lone_surrogate_in_aligned_json_is_exit_3_naming_the_line(tmp_path: Path, extra: list[str]) -> None:
+    """A JSON \\ud800 escape is a str no UTF-8 file can hold: MeCab's binding raised TypeError (exit 1)."""
+    if extra[-1:] == ["ja-mecab"]:
+        pytest.importorskip("MeCab")
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"hyp": "a b", "ref": "a b"}\n{"hyp": "a \\ud800 b", "ref": "a b"}\n'
+                    '{"hyp": "\\ud83d\\ude00 x", "ref": "\\ud83d\\ude00 x"}\n')
+    result = invoke(["--aligned", str(path), *extra])
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    assert "a.jsonl:2: key 'hyp' holds a lone surrogate (U+D800)" in _one_error_line(result.stderr)
+    path.write_text('{"hyp": "\\ud83d\\ude00 x", "ref": "\\ud83d\\ude00 x"}\n')  # a pair is one astral character
+    assert invoke(["--aligned", str(path), *extra, "-b"]).exit_code == 0
+
+
+def test_a_lone_surrogate_in_pairwise_json_is_exit_3_naming_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"hypotheses": ["a \\udfff b"], "references": ["a b"]}\n')
+    result = invoke(["pairwise", str(path)])
+    assert result.exit_code == 3 and result.stdout == ""
+    assert 'p.jsonl:1: "hypotheses" holds a lone surrogate' in _one_error_line(result.stderr)

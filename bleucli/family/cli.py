@@ -135,7 +135,7 @@ def _pairwise_segments(path: str) -> list[tuple[Any, Any]]:
     """The JSONL input of ``pairwise``: one object per line, ``hypotheses`` and (optional) ``references``."""
     import json
 
-    from ..input.bounded import loads
+    from ..input.bounded import loads, lone_surrogate
 
     source = "<stdin>" if path == "-" else path
     segments = []
@@ -154,6 +154,8 @@ def _pairwise_segments(path: str) -> list[tuple[Any, Any]]:
         for what, values in (("hypotheses", hyps), ("references", refs)):
             if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
                 raise InputError(f'"{what}" must be a non-empty list of strings', source=source, line=number)
+            if "\\u" in line and any(lone_surrogate(value) for value in values):
+                raise InputError(f'"{what}" holds a lone surrogate: not Unicode text', source=source, line=number)
         segments.append((hyps, refs))
     if not segments:
         raise InputError("no segments in the input", source=source)
