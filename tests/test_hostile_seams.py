@@ -329,3 +329,16 @@ def test_a_lone_surrogate_in_pairwise_json_is_exit_3_naming_the_line(tmp_path: P
     result = invoke(["pairwise", str(path)])
     assert result.exit_code == 3 and result.stdout == ""
     assert 'p.jsonl:1: "hypotheses" holds a lone surrogate' in _one_error_line(result.stderr)
+
+
+# --- a SentencePiece model file that is not one ---------------------------------------------------------------
+
+@pytest.mark.parametrize("content", [b"", b"the cat sat on the mat\n"])
+def test_a_spm_model_file_that_is_no_model_is_exit_3_naming_it(files: Path, content: bytes) -> None:
+    """A regular file that is not a model was exit 2 (a usage error) naming no file."""
+    pytest.importorskip("sentencepiece")
+    (files / "model.spm").write_bytes(content)
+    result = invoke([str(files / "ref"), "-i", str(files / "hyp"), "-tok", "spm", "--spm-model",
+                     str(files / "model.spm")])
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    assert "model.spm: not a SentencePiece model (" in _one_error_line(result.stderr)
