@@ -342,3 +342,31 @@ def test_a_spm_model_file_that_is_no_model_is_exit_3_naming_it(files: Path, cont
                      str(files / "model.spm")])
     assert result.exit_code == 3 and result.stdout == "", result.stderr
     assert "model.spm: not a SentencePiece model (" in _one_error_line(result.stderr)
+
+
+# --- the variants' infinite scores and compare's --min-accuracy -----------------------------------------------
+
+@pytest.mark.parametrize("args", [["ibleu", "ref", "-i", "hyp", "--source", "hyp2"],
+                                  ["ibleu", "ref", "-i", "hyp", "--source", "hyp2", "--sentence-level"],
+                                  ["pairwise", "pw.jsonl"]])
+def test_an_infinite_variant_score_is_the_smoothing_values_usage_error(files: Path, args: list[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """floor 1e308 overflows 100 * k to inf: 'iBLEU came out as -inf' was a RuntimeError, exit 1."""
+    (files / "pw.jsonl").write_text(json.dumps({"hypotheses": ["a b c", "a b d"], "references": ["a b c"]}) + "\n")
+    monkeypatch.chdir(files)
+    result = invoke([*args, "-s", "floor", "--smooth-value", "1e308"])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert "a smaller --smooth-value gives finite scores" in _one_error_line(result.stderr)
+
+
+@pytest.mark.parametrize("extra", [["--min-accuracy", "0.5"], ["--min-accuracy", "0.5", "--html", "page.html"],
+                                   ["--min-accuracy", "nan", "--fail-if-worse"]])
+def test_compare_min_accuracy_errors_come_before_any_output(files: Path, extra: list[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """--min-accuracy without --fail-if-worse printed the whole report (or wrote the page), then exit 2;
+    --min-accuracy nan was taken, and no accuracy is >= NaN: --fail-if-worse could never fail."""
+    monkeypatch.chdir(files)
+    result = invoke(["compare", "ref", "-i", "hyp", "hyp2", "-pbsn", "10", "-q", *extra])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert "--min-accuracy" in _one_error_line(result.stderr)
+    assert not (files / "page.html").exists()

@@ -83,6 +83,11 @@ def _compare(flags: dict[str, Any]) -> int:
     from ..testsets import cli as tscli
     from .compare import compare as build
 
+    min_accuracy = flags["min_accuracy"]
+    if min_accuracy is not None and not flags["fail_if_worse"]:  # before any output is written
+        raise click.UsageError("--min-accuracy applies to --fail-if-worse: give both")
+    if min_accuracy is not None and min_accuracy != min_accuracy:  # NaN passes FloatRange; nothing is >= NaN
+        raise click.BadParameter("nan is not a number from 0 to 1", param_hint="'--min-accuracy'")
     options = _options(flags)
     if len(options.inputs.systems) < 2:
         raise click.UsageError("compare needs a baseline and at least one system: -i BASELINE SYS...")
@@ -137,9 +142,6 @@ def _compare(flags: dict[str, Any]) -> int:
                 _write_pieces(path, _advancing(comparison_page_pieces(result), advance))
         else:
             _write(path, render.comparison(result, fmt))
-    min_accuracy = flags["min_accuracy"]
-    if min_accuracy is not None and not flags["fail_if_worse"]:
-        raise click.UsageError("--min-accuracy applies to --fail-if-worse: give both")
     if min_accuracy is not None and flags["fail_if_worse"]:
         from ..significance.human_accuracy import human_accuracy
 
