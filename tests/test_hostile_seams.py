@@ -370,3 +370,51 @@ def test_compare_min_accuracy_errors_come_before_any_output(files: Path, extra: 
     assert result.exit_code == 2 and result.stdout == "", result.stderr
     assert "--min-accuracy" in _one_error_line(result.stderr)
     assert not (files / "page.html").exists()
+
+
+# --- output files: whole or not at all, and a device or FIFO is never replaced -------------------------------
+
+@pytest.mark.parametrize("flag", ["--html", "--json"])  # (the Markdown summary is smaller than the limit)
+def test_a_failed_compare_output_leaves_no_half_file(files: Path, flag: str) -> None:
+    """Under `ulimit -f` (a full disk) compare wrote the first 20 KiB of the page under its name, exit 74."""
+    lines = (files / "hyp").read_text().splitlines(True)
+    (files / "big_ref").write_text((files / "ref").read_text() * 400)
+    (files / "big_a").write_text("".join(lines) * 400)
+    (files / "big_b").write_text((files / "hyp2").read_text() * 400)
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    result = subprocess.run([sys.executable, "-m", "bleucli", "compare", "big_ref", "-i", "big_a", "big_b",
+                             "-pbsn", "10", "-q", flag, "out"], capture_output=True, env=env, cwd=files,
+                            timeout=TIMEOUT, preexec_fn=limit)
+    assert result.returncode == 74 and result.stdout == b"", result.stderr
+    assert "out: File too large" in _one_error_line(result.stderr)
+    assert sorted(path.name for path in files.iterdir() if path.name.startswith((".bleucli", "out"))) == []
+
+
+@pytest.mark.parametrize("args", [["stats", "ref", "-i", "hyp", "-o", "fifo"],
+                                  ["compare", "ref", "-i", "hyp", "hyp2", "-pbsn", "10", "-q", "--markdown", "fifo"]])
+def test_output_to_a_fifo_is_written_in_place_not_replaced(files: Path, args: list[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """stats -o wrote a temporary file and renamed it over the name: a FIFO (or, as root, /dev/null) was
+    replaced by a regular file and its reader never got a byte."""
+    import stat
+    import threading
+
+    fifo = files / "fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    monkeypatch.chdir(files)
+    result = invoke(args)
+    if not received:  # the FIFO was replaced: release the reader
+        with open(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK), "wb") if stat.S_ISFIFO(os.stat(fifo).st_mode) else \
+                open(os.devnull, "wb"):
+            pass
+    reader.join(10)
+    assert result.exit_code == 0, result.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert received and received[0].strip()

@@ -9,7 +9,6 @@ worse than the baseline, for CI jobs.
 
 from __future__ import annotations
 
-import errno
 import os
 import shlex
 from collections.abc import Iterable, Iterator
@@ -231,17 +230,18 @@ def _write_pieces(path: str, pieces: Iterable[str]) -> None:
     if path == "-":
         emit("".join(pieces))
         return
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            last = ""
-            for piece in pieces:
-                if piece:
-                    handle.write(piece)
-                    last = piece
-            if not last.endswith("\n"):
-                handle.write("\n")
-    except OSError as exc:
-        raise OSError(exc.errno or errno.EIO, f"{path}: {exc.strerror or exc}") from None
+    from ..clikit.output import write_whole
+
+    def ended(pieces: Iterable[str]) -> Iterator[str]:
+        last = ""
+        for piece in pieces:
+            if piece:
+                yield piece
+                last = piece
+        if not last.endswith("\n"):
+            yield "\n"
+
+    write_whole(path, ended(pieces), prefix=".bleucli-compare-")  # never half a page under the name
 
 
 __all__ = ["compare"]

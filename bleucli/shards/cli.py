@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from typing import Any
 
 import click
@@ -80,16 +79,10 @@ def _write(text: str, path: str | None) -> None:
     if path is None or path == "-":
         emit(text)
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".bleucli-stats-", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    from ..clikit.output import write_whole
+
+    # a device or FIFO (-o /dev/null) is written in place: a rename would replace it with a regular file
+    write_whole(path, [text, "\n"], prefix=".bleucli-stats-")
 
 
 def stats_command(score: click.Command) -> click.Command:
