@@ -418,3 +418,14 @@ def test_output_to_a_fifo_is_written_in_place_not_replaced(files: Path, args: li
     assert result.exit_code == 0, result.stderr
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert received and received[0].strip()
+
+
+def test_gleu_iterations_beyond_memory_fail_at_once(files: Path) -> None:
+    """--iterations 10**20 drew reference choices for ever, in growing memory; now the option's range is that
+    of the other resampling counts, and a count no memory holds is exit 10 before any drawing."""
+    huge = invoke(["gleu", str(files / "ref"), "-i", str(files / "hyp"), "--source", str(files / "hyp2"),
+                   "--iterations", HUGE])
+    assert huge.exit_code == 2 and "'--iterations'" in _one_error_line(huge.stderr)
+    result = _run(["gleu", "ref", "-i", "hyp", "--source", "hyp2", "--iterations", "2147483647"], cwd=files)
+    assert result.returncode == 10 and result.stdout == b"", result.stderr
+    assert "out of memory" in _one_error_line(result.stderr)

@@ -23,6 +23,7 @@ from ..options import (
     GOOGLE_BLEU_MIN_ORDER,
     GOOGLE_BLEU_ORDER_LIMIT,
     IBLEU_ALPHA,
+    MAX_RESAMPLES,
     SMOOTH_DEFAULTS,
     TEXYGEN_MAX_ORDER,
     TEXYGEN_SAMPLE_SIZE,
@@ -267,7 +268,7 @@ def ibleu_command(references: tuple[str, ...], hypothesis: str, source: str, alp
 @click.option("--source", required=True, type=click.Path(), help="The uncorrected source sentences.")
 @click.option("--order", type=click.IntRange(1, 9), default=GLEU_MAX_ORDER, show_default=True,
               help="Largest n-gram order (gleu.py's -n).")
-@click.option("--iterations", type=click.IntRange(1, None), default=GLEU_ITERATIONS, show_default=True,
+@click.option("--iterations", type=click.IntRange(1, MAX_RESAMPLES), default=GLEU_ITERATIONS, show_default=True,
               help="Random reference choices (gleu.py's --iter).")
 @click.option("--sampling", type=click.Choice(GLEU_SAMPLING), default=GLEU_SAMPLING[0], show_default=True,
               help="Whose random.randint picks the references: python2 reproduces the published JFLEG numbers, "
