@@ -429,3 +429,13 @@ def test_gleu_iterations_beyond_memory_fail_at_once(files: Path) -> None:
     result = _run(["gleu", "ref", "-i", "hyp", "--source", "hyp2", "--iterations", "2147483647"], cwd=files)
     assert result.returncode == 10 and result.stdout == b"", result.stderr
     assert "out of memory" in _one_error_line(result.stderr)
+
+
+@pytest.mark.parametrize("address", ["tcp://", "tcp://[::1", "tcp://127.0.0.1:abc", "local:99999999999999999999"])
+def test_a_malformed_dask_address_is_a_usage_error(files: Path, address: str) -> None:
+    """distributed's ValueError on a malformed address was an internal error (exit 1); local:10**20 started
+    worker processes until it was killed."""
+    pytest.importorskip("distributed")
+    result = invoke([str(files / "ref"), "-i", str(files / "hyp"), "--dask", address])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert "--dask" in _one_error_line(result.stderr)
