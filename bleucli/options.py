@@ -36,6 +36,15 @@ DEFAULT_SEED = 12345
 #: Resamples of bootstrap tests (``-ci``, ``-pbs``) and trials of approximate randomization (``-par``).
 DEFAULT_BOOTSTRAP_SAMPLES = 1000
 DEFAULT_AR_TRIALS = 10000
+#: The most resamples or trials a test takes (-cin, -pbsn, -parn): the largest index numpy and the compiled
+#: resampler take; larger counts were an internal error (ValueError, OverflowError) instead of exit 2.
+MAX_RESAMPLES = 2**31 - 1
+#: The most worker processes (-j): far above any machine's CPUs; a C int (multiprocessing's pool size), and a
+#: bound on the processes one typo can start (-j 10**20 was an internal error, or a loop that never ended).
+MAX_JOBS = 4096
+#: The most decimal places printed (-w): an exact float has at most 1074 digits after the point; each
+#: further one is a 0 (-w 10**20 was an internal error, -w 10**9 a gigabyte per number).
+MAX_WIDTH = 1074
 
 #: What a resample draws (``--resample-unit``): single segments (sacreBLEU) or whole documents.
 RESAMPLE_UNITS = ("segment", "document")
@@ -339,6 +348,9 @@ NLTK_METHOD1_EPSILON = 0.1
 IBLEU_ALPHA = 0.8
 #: jfleg's gleu.py: reference samplings (``--iter``), n-gram order, and whose ``random.randint`` draws them.
 GLEU_ITERATIONS = 500
+#: The largest n-gram order of google-bleu: an order above a sentence's length adds nothing, and each is a
+#: loop over every sentence (--max-order 2147483647 ran for minutes; 10**20 was an internal error).
+GOOGLE_BLEU_ORDER_LIMIT = 1000
 GLEU_MAX_ORDER = 4
 GLEU_SAMPLING = ("python2", "python3")
 #: Google-BLEU (Wu et al. 2016, NLTK's gleu_score): n-gram orders min_len..max_len.

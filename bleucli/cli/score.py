@@ -16,6 +16,8 @@ from ..metrics import registry
 from ..options import (
     FORMATS,
     INPUT_DEFAULTS,
+    MAX_JOBS,
+    MAX_WIDTH,
     OUTPUT_DEFAULTS,
     RUN_DEFAULTS,
     RunOptions,
@@ -58,7 +60,8 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
                    "[default: 1,2], keys for JSON lines [default: hyp,ref].")
 @click.option("-sl", "--sentence-level", is_flag=True,
               help="One score per segment (effective order on, as in sacreBLEU).")
-@click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
+@click.option("-j", "--jobs", "--paired-jobs", type=click.IntRange(0, MAX_JOBS), default=RUN_DEFAULTS.jobs,
+              show_default=True,
               help="Worker processes for scoring (0: one per CPU); the result is identical for any value.")
 @click.option("--dask", metavar="local:N|ADDRESS", default=None,
               help="Score on a Dask cluster: local:N starts N worker processes here; or a scheduler address "
@@ -76,7 +79,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
                    "judgments of each delta to the baseline (Kocmi et al. 2024), for metrics with a published fit.")
 @click.option("-nc", "--no-color", is_flag=True,
               help="No colours (p-values, headers) even on a terminal; NO_COLOR=1 does the same.")
-@click.option("-w", "--width", type=click.IntRange(min=0), default=OUTPUT_DEFAULTS.width, show_default=True,
+@click.option("-w", "--width", type=click.IntRange(0, MAX_WIDTH), default=OUTPUT_DEFAULTS.width, show_default=True,
               help="Decimal places of printed scores (JSON 'score' too, as in sacreBLEU; 'unrounded_score' is exact).")
 @click.option("-sh", "--short", is_flag=True, help="Abbreviated signature keys.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")

@@ -76,3 +76,46 @@ def emit_when_complete(lines: Iterable[str]) -> None:
             else:  # a text-only stream (some embedding environments)
                 sys.stdout.write(block.decode("utf-8"))
         (buffer if buffer is not None else sys.stdout).flush()
+
+
+def write_whole(path: str, pieces: Iterable[str], prefix: str = ".bleucli-") -> None:
+    """Write the pieces to ``path`` whole or not at all: a regular file (or a new one) through a temporary
+    file in its folder renamed into place, so a full disk or ``ulimit -f`` never leaves half a page or
+    shard under the name; anything else (``/dev/null``, a FIFO, ``/dev/stdout``) is written in place, never
+    replaced by a rename. A write error is an ``OSError`` naming ``path``.
+    """
+    import os
+    import stat
+    import tempfile
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise OSError(exc.errno or errno.EIO, f"{path}: {exc.strerror or exc}") from None
+    in_place = mode is not None and not stat.S_ISREG(mode)
+    temporary = None
+    try:
+        if in_place:
+            handle = open(path, "w", encoding="utf-8", newline="\n")
+        else:
+            descriptor, temporary = tempfile.mkstemp(prefix=prefix, dir=os.path.dirname(os.path.abspath(path)))
+            handle = os.fdopen(descriptor, "w", encoding="utf-8", newline="\n")
+        with handle:
+            for piece in pieces:
+                handle.write(piece)
+        if temporary is not None:
+            if mode is not None:
+                os.chmod(temporary, stat.S_IMODE(mode))  # the file replaced keeps its permissions
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it
+            os.replace(temporary, path)
+            temporary = None
+    except OSError as exc:
+        raise OSError(exc.errno or errno.EIO, f"{path}: {exc.strerror or exc}") from None
+    finally:
+        if temporary is not None and os.path.exists(temporary):
+            os.unlink(temporary)

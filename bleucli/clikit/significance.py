@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..options import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, RESAMPLE_UNITS
+from ..options import DEFAULT_AR_TRIALS, DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, MAX_RESAMPLES, RESAMPLE_UNITS
 
 
 def resample_unit_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -28,17 +28,18 @@ def significance_options(function: Callable[..., Any]) -> Callable[..., Any]:
     options: list[Callable[[Any], Any]] = [
         click.option("-ci", "--confidence", is_flag=True,
                      help="Bootstrap 95% confidence interval of a single system."),
-        click.option("-cin", "--confidence-n", type=click.IntRange(min=1), default=DEFAULT_BOOTSTRAP_SAMPLES,
+        click.option("-cin", "--confidence-n", type=click.IntRange(1, MAX_RESAMPLES), default=DEFAULT_BOOTSTRAP_SAMPLES,
                      show_default=True,
                      help="Bootstrap resamples for --confidence."),
         click.option("-pbs", "--paired-bs", is_flag=True,
                      help="Paired bootstrap resampling test; the first system is the baseline."),
-        click.option("-pbsn", "--paired-bs-n", type=click.IntRange(min=1), default=DEFAULT_BOOTSTRAP_SAMPLES,
+        click.option("-pbsn", "--paired-bs-n", type=click.IntRange(1, MAX_RESAMPLES), default=DEFAULT_BOOTSTRAP_SAMPLES,
                      show_default=True,
                      help="Resamples for --paired-bs."),
         click.option("-par", "--paired-ar", is_flag=True,
                      help="Paired approximate randomization test; the first system is the baseline."),
-        click.option("-parn", "--paired-ar-n", type=click.IntRange(min=1), default=DEFAULT_AR_TRIALS, show_default=True,
+        click.option("-parn", "--paired-ar-n", type=click.IntRange(1, MAX_RESAMPLES), default=DEFAULT_AR_TRIALS,
+                     show_default=True,
                      help="Trials for --paired-ar."),
         click.option("--seed", default=None, metavar="N|none",
                      help=f"Random seed of resampling tests [default: BLEUCLI_SEED or {DEFAULT_SEED}]; "

@@ -129,9 +129,13 @@ def _sentinel_died_of_sigint(sentinel: Any) -> bool:
 def _local_cluster(address: str) -> Any:
     from distributed import LocalCluster
 
+    from ..options import MAX_JOBS
+
     count = address.split(":", 1)[1]
     if not count.isdigit() or int(count) < 1:
         raise OptionError(f"--dask local:N needs a number of workers >= 1, got '{address}'")
+    if int(count) > MAX_JOBS:  # as -j: local:10**20 started processes until killed
+        raise OptionError(f"--dask local:N takes at most {MAX_JOBS} workers, got '{address}'")
     with _without_sigint() as interrupted:
         cluster = LocalCluster(n_workers=int(count), threads_per_worker=1, processes=True,
                                dashboard_address=None, host="127.0.0.1")
@@ -160,6 +164,10 @@ def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
         target: Any = cluster if cluster is not None else address
         try:
             client = Client(target, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except ValueError as error:  # distributed's parse of a malformed address ('tcp://', 'tcp://[::1')
+            if cluster is not None:
+                cluster.close()
+            raise OptionError(f"--dask: not a scheduler address: {address} ({error})") from None
         except (OSError, TimeoutError) as error:
             if cluster is not None:
                 cluster.close()

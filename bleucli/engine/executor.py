@@ -33,6 +33,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import OptionError, WorkerError
+from ..options import MAX_JOBS
 
 if TYPE_CHECKING:  # pragma: no cover - imported when a pool is started (keeps start-up light)
     from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -51,6 +52,8 @@ def resolve_jobs(jobs: int, tasks: int | None = None) -> int:
     """Worker processes to use: ``0`` means one per CPU this process may run on; never more than ``tasks``."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise OptionError(f"the number of jobs must be 0 (all CPUs) or a positive integer, got {jobs!r}")
+    if jobs > MAX_JOBS:
+        raise OptionError(f"the number of jobs must be at most {MAX_JOBS}, got {jobs}")
     if jobs == 0:
         try:
             jobs = len(os.sched_getaffinity(0))

@@ -7,7 +7,6 @@ errors that ``bleucli.cli`` turns into one line and a documented exit code.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +21,9 @@ from ..options import (
     GLEU_SAMPLING,
     GOOGLE_BLEU_MAX_ORDER,
     GOOGLE_BLEU_MIN_ORDER,
+    GOOGLE_BLEU_ORDER_LIMIT,
     IBLEU_ALPHA,
+    MAX_RESAMPLES,
     SMOOTH_DEFAULTS,
     TEXYGEN_MAX_ORDER,
     TEXYGEN_SAMPLE_SIZE,
@@ -37,10 +38,10 @@ SHORT_OPTION = click.option("-sh", "--short", is_flag=True, help="Short signatur
 
 def read_lines(path: str) -> list[str]:
     """A file's lines as bleucli reads every input (``-`` is stdin; ``.gz`` decompressed)."""
-    from ..input.reading import decode_source, read_source
+    from ..input.reading import decode_source, read_source, read_stream, stdin_buffer
 
     if path == "-":
-        return decode_source(sys.stdin.buffer.read(), "<stdin>").lines()
+        return decode_source(read_stream(stdin_buffer(), "<stdin>"), "<stdin>").lines()
     return read_source(path).lines()
 
 
@@ -68,7 +69,7 @@ def _print(output_format: str, width: int, short: bool, result: Any, details: st
 
 
 @click.command("self-bleu")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--texygen", is_flag=True,
               help=f"Texygen's Self-BLEU (geek-ai/Texygen): NLTK sentence BLEU with method1 smoothing, uniform "
                    f"weights, the first {TEXYGEN_SAMPLE_SIZE} lines, whitespace tokens unless -tok names one; "
@@ -135,21 +136,27 @@ def _pairwise_segments(path: str) -> list[tuple[Any, Any]]:
     """The JSONL input of ``pairwise``: one object per line, ``hypotheses`` and (optional) ``references``."""
     import json
 
+    from ..input.bounded import loads, lone_surrogate
+
     source = "<stdin>" if path == "-" else path
     segments = []
     for number, line in enumerate(read_lines(path), 1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"not valid JSON: {exc.msg} (column {exc.colno})", source=source, line=number) from None
+        except ValueError as exc:  # nested deeper than any input line needs (json.loads would recurse)
+            raise InputError(f"not valid JSON: {exc}", source=source, line=number) from None
         if not isinstance(item, dict) or "hypotheses" not in item:
             raise InputError('each line must be a JSON object with a "hypotheses" list', source=source, line=number)
         hyps, refs = item["hypotheses"], item.get("references", item["hypotheses"])
         for what, values in (("hypotheses", hyps), ("references", refs)):
             if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
                 raise InputError(f'"{what}" must be a non-empty list of strings', source=source, line=number)
+            if "\\u" in line and any(lone_surrogate(value) for value in values):
+                raise InputError(f'"{what}" holds a lone surrogate: not Unicode text', source=source, line=number)
         segments.append((hyps, refs))
     if not segments:
         raise InputError("no segments in the input", source=source)
@@ -157,7 +164,7 @@ def _pairwise_segments(path: str) -> list[tuple[Any, Any]]:
 
 
 @click.command("pairwise")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--metric", type=click.Choice(["bleu", "chrf"]), default="bleu", show_default=True)
 @click.option("-tok", "--tokenize", default="13a", show_default=True, help="BLEU's tokenizer.")
 @click.option("-lc", "--lowercase", is_flag=True, help="Lowercase first.")
@@ -224,10 +231,10 @@ def _bleu_options(function: Any) -> Any:
 
 
 @click.command("ibleu")
-@click.argument("references", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+@click.argument("references", nargs=-1, required=True, type=click.Path())
+@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(allow_dash=True),
               help="The candidates (paraphrases), one per line.")
-@click.option("--source", required=True, type=click.Path(dir_okay=False), help="The sources, one per line.")
+@click.option("--source", required=True, type=click.Path(), help="The sources, one per line.")
 @click.option("--alpha", type=click.FloatRange(0.0, 1.0), default=IBLEU_ALPHA, show_default=True,
               help="Weight of BLEU against the references; 1-alpha weighs the penalty of BLEU against the source.")
 @click.option("--sentence-level", is_flag=True,
@@ -255,13 +262,13 @@ def ibleu_command(references: tuple[str, ...], hypothesis: str, source: str, alp
 
 
 @click.command("gleu")
-@click.argument("references", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+@click.argument("references", nargs=-1, required=True, type=click.Path())
+@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(allow_dash=True),
               help="The corrected sentences, one per line.")
-@click.option("--source", required=True, type=click.Path(dir_okay=False), help="The uncorrected source sentences.")
+@click.option("--source", required=True, type=click.Path(), help="The uncorrected source sentences.")
 @click.option("--order", type=click.IntRange(1, 9), default=GLEU_MAX_ORDER, show_default=True,
               help="Largest n-gram order (gleu.py's -n).")
-@click.option("--iterations", type=click.IntRange(1, None), default=GLEU_ITERATIONS, show_default=True,
+@click.option("--iterations", type=click.IntRange(1, MAX_RESAMPLES), default=GLEU_ITERATIONS, show_default=True,
               help="Random reference choices (gleu.py's --iter).")
 @click.option("--sampling", type=click.Choice(GLEU_SAMPLING), default=GLEU_SAMPLING[0], show_default=True,
               help="Whose random.randint picks the references: python2 reproduces the published JFLEG numbers, "
@@ -297,12 +304,14 @@ def gleu_command(references: tuple[str, ...], hypothesis: str, source: str, orde
 
 
 @click.command("google-bleu")
-@click.argument("references", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+@click.argument("references", nargs=-1, required=True, type=click.Path())
+@click.option("-i", "--input", "hypothesis", required=True, type=click.Path(allow_dash=True),
               help="The hypotheses, one per line.")
-@click.option("--min-order", type=click.IntRange(1, None), default=GOOGLE_BLEU_MIN_ORDER, show_default=True,
+@click.option("--min-order", type=click.IntRange(1, GOOGLE_BLEU_ORDER_LIMIT), default=GOOGLE_BLEU_MIN_ORDER,
+              show_default=True,
               help="Smallest n-gram order (NLTK's min_len).")
-@click.option("--max-order", type=click.IntRange(1, None), default=GOOGLE_BLEU_MAX_ORDER, show_default=True,
+@click.option("--max-order", type=click.IntRange(1, GOOGLE_BLEU_ORDER_LIMIT), default=GOOGLE_BLEU_MAX_ORDER,
+              show_default=True,
               help="Largest n-gram order (NLTK's max_len).")
 @click.option("-tok", "--tokenize", default=None,
               help="A bleucli tokenizer (13a is HF evaluate's google_bleu default). Default: whitespace, as NLTK "

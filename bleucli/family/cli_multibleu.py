@@ -33,10 +33,13 @@ def _run(arguments: tuple[str, ...], detok: bool) -> int:
     files, skipped = reference_files(args[0], args[1:])
     for name in skipped:  # the scripts skip them without a word; a typo should not go unnoticed
         report.warning(f"reference file {name} does not exist: skipped, as the script does")
-    stdin = sys.stdin.buffer  # the bytes under stdin (CliRunner gives one too)
+    from ..input.reading import read_stream, stdin_buffer
+
+    stdin = stdin_buffer()  # the bytes under stdin (CliRunner gives one too)
     if stdin.isatty():
         raise InputError("the hypothesis is read from standard input: bleucli multi-bleu REF < HYP")
-    result = multi_bleu(stdin.read(), files, lowercase=lowercase, detok=detok)
+    # read in blocks with each line's length bounded: stdin.read() of /dev/zero takes all memory first
+    result = multi_bleu(read_stream(stdin, "<stdin>"), files, lowercase=lowercase, detok=detok)
     emit(result.line())
     if not detok:
         report.warning("multi-bleu.perl scores depend on the tokenizer of the input, so they are not comparable "

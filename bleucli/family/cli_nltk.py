@@ -8,7 +8,7 @@ system under each definition of :mod:`bleucli.family.which`.
 
 from __future__ import annotations
 
-import sys
+import math
 from typing import Any
 
 import click
@@ -26,16 +26,16 @@ def register_bleu_family_commands(group: click.Group) -> None:
 def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], list[list[str]]]:
     """Hypothesis lines (``-i`` file or stdin) and reference lines, same length or a one-line error."""
     from ..errors import InputError, LengthMismatchError
-    from ..input.reading import decode_source, read_source
+    from ..input.reading import decode_source, read_source, read_stream, stdin_buffer
 
     if not refs:
         raise click.UsageError("give at least one reference file")
     references = [read_source(path).lines() for path in refs]
     if hypothesis is None:
-        stdin = sys.stdin.buffer  # the bytes under stdin (CliRunner gives one too)
+        stdin = stdin_buffer("; give the hypothesis with -i FILE")  # CliRunner gives one too
         if stdin.isatty():
             raise InputError("no hypothesis: give -i FILE or pipe the output on stdin")
-        hyps = decode_source(stdin.read(), "<stdin>").lines()
+        hyps = decode_source(read_stream(stdin, "<stdin>"), "<stdin>").lines()
         name = "<stdin>"
     else:
         hyps = read_source(hypothesis).lines()
@@ -50,8 +50,6 @@ def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], lis
 
 def _parse_weights(values: tuple[str, ...]) -> list[tuple[float, ...]]:
     """``--weights 0.25,0.25,0.25,0.25`` (repeatable): each a tuple of finite numbers >= 0."""
-    import math
-
     from ..errors import OptionError
 
     result = []
@@ -99,12 +97,16 @@ def nltk_command(refs: tuple[str, ...], hypothesis: str | None, tokenize: str, l
     import warnings
 
     from ..clikit.output import emit
+    from ..errors import OptionError
     from ..tokenizers import get_tokenizer
     from . import nltk
     from .render_which import nltk_scores, nltk_sentences
     from .which import NLTK_METRIC, nltk_signature, nltk_smoothing_label
 
     weight_list = _parse_weights(weights)
+    for flag, value in (("--epsilon", epsilon), ("--alpha", alpha), ("--k", k)):
+        if not math.isfinite(value) or value < 0:  # NLTK drops a NaN or negative precision: an inflated score
+            raise OptionError(f"invalid {flag} {value}: it must be a finite number >= 0")
     tokenizer = get_tokenizer(tokenize)
     hyps, references = _read(refs, hypothesis)
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,15 +115,17 @@ def corpus_gleu(stats: Sequence[int]) -> float:
 
 def reference_choices(iterations: int, sentences: int, references: int, sampling: str) -> list[list[int]]:
     """The reference index of each sentence for each iteration (seed ``j * 101``)."""
-    choices = []
+    return list(_choice_rows(iterations, sentences, references, sampling))
+
+
+def _choice_rows(iterations: int, sentences: int, references: int, sampling: str) -> Iterator[list[int]]:
     for j in range(iterations):
         rng = random.Random(j * 101)
         if sampling == "python2":  # Python 2's randint: int(random() * width)
             draw = rng.random
-            choices.append([int(draw() * references) for _ in range(sentences)])
+            yield [int(draw() * references) for _ in range(sentences)]
         else:
-            choices.append([rng.randint(0, references - 1) for _ in range(sentences)])
-    return choices
+            yield [rng.randint(0, references - 1) for _ in range(sentences)]
 
 
 def split_ascii_whitespace(line: str) -> list[str]:
@@ -233,7 +235,10 @@ def jfleg_gleu(
         raise OptionError(f"GLEU iterations must be an integer >= 1, got {iterations!r}")
     table = _statistics_table(hypotheses, references, sources, order, sampling)
     n_sentences, n_refs = len(hypotheses), len(references)
-    choices = np.array(reference_choices(iterations, n_sentences, n_refs, sampling), dtype=np.intp)
+    # allocated first: iterations no memory holds fail at once (MemoryError, exit 10), not after minutes of drawing
+    choices = np.empty((iterations, n_sentences), dtype=np.intp)
+    for j, row in enumerate(_choice_rows(iterations, n_sentences, n_refs, sampling)):
+        choices[j] = row
     summed = table[np.arange(n_sentences)[None, :], choices].sum(axis=1)  # integers: exact in any order
     scores = [corpus_gleu([int(v) for v in row]) for row in summed]
     mean, std, ci = _summary(scores)

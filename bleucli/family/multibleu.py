@@ -111,16 +111,17 @@ def read_lines(path: str) -> list[bytes]:
     """A file's lines as the scripts read them (``.gz`` through gzip, as the scripts' ``/.gz$/`` test)."""
     if os.path.isdir(path):
         raise InputError(f"{path}: is a directory, not a reference file")
+    from ..input.reading import read_stream
+
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            if re.search(r".gz$", path):  # a damaged gzip file: InputError "cannot read: <reason>"
+                with gzip.open(handle, "rb") as unzipped:
+                    data = read_stream(unzipped, path)  # type: ignore[arg-type]
+            else:  # in blocks, each line's length bounded (a device such as /dev/zero never ends)
+                data = read_stream(handle, path)
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-    if re.search(r".gz$", path):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as error:
-            raise InputError(f"{path}: not a gzip file ({error})") from None
     return split_lines(data)
 
 

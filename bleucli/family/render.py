@@ -20,8 +20,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _check_finite(name: str, value: float) -> None:
+    """Never print inf or NaN. Only a smoothing value near the float maximum makes them (100 * k overflows),
+    so the error is the option's (exit 2), as for the scoring command's -ci on an infinite score."""
     if not math.isfinite(value):
-        raise RuntimeError(f"{name} came out as {value!r}")
+        from ..errors import OptionError
+
+        raise OptionError(f"{name} is {value!r}, not a finite number: the smoothing value overflows "
+                          "(a smaller --smooth-value gives finite scores)")
 
 
 def variant_line(name: str, signature: Signature, score: float, width: int, short: bool = False,

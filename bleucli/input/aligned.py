@@ -80,7 +80,7 @@ class AlignedFile(Frozen):
                                      self.path, number)
                 yield [parts[i].rstrip() for i in fields]
             return
-        from .bounded import loads
+        from .bounded import loads, lone_surrogate
 
         for number, line in enumerate(lines, first_line):
             try:
@@ -95,6 +95,9 @@ class AlignedFile(Frozen):
                 if not isinstance(value, str):
                     state = "missing" if key not in record else f"a {type(value).__name__}, not a string"
                     raise InputError(f"key '{key}' is {state}", self.path, number)
+                if "\\u" in line and (surrogate := lone_surrogate(value)) is not None:
+                    raise InputError(f"key '{key}' holds a lone surrogate ({surrogate}): not Unicode text",
+                                     self.path, number)
                 row.append(value.rstrip())
             yield row
 

@@ -49,6 +49,19 @@ def loads(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
         raise ValueError(f"JSON nested more than {max_depth} levels deep") from None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate in ``text`` (a JSON ``\\ud800`` escape decodes to one), else None.
+
+    Text read from a file never holds one (UTF-8 is decoded strictly); a string that does is not Unicode
+    text, and a tokenizer handing it to C (MeCab) fails with a TypeError.
+    """
+    found = _SURROGATE.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
+
 def read_regular(path: str, max_bytes: int, what: str = "file", hint: str = "") -> bytes:
     """The bytes of the regular file ``path``, refused (InputError naming it) if it is anything else or too big.
 

@@ -119,6 +119,7 @@ def balanced_ranges(indexes: list[LineIndex], parts: int) -> list[list[LineRange
     step = indexes[0].step
     marks = len(indexes[0].starts) - 1
     ends = [sum(index.starts[k] for index in indexes) for k in range(marks + 1)]  # bytes before mark k
+    parts = min(parts, max(1, marks))  # each cut is a distinct mark: more parts add none (-j 10**20 looped)
     cuts = [0]
     for j in range(1, parts):
         share = ends[-1] * j / parts

@@ -89,9 +89,21 @@ def read_bytes(path: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> bytes
         raise InputError("is a directory, not a file", source=path) from None
     except PermissionError:
         raise InputError("permission denied", source=path) from None
-    except (OSError, EOFError) as exc:  # gzip errors, I/O errors
+    except Exception as exc:  # gzip errors, I/O errors
+        if not is_read_error(exc):
+            raise
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read: {reason}", source=path) from None
+
+
+def is_read_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failure to read a (possibly gzipped) file: an I/O error, a truncated gzip stream
+    (EOFError), or damaged deflate data (``zlib.error``, which is neither: it was an internal error)."""
+    if isinstance(exc, (OSError, EOFError)):
+        return True
+    import zlib  # loaded already whenever gzip ran
+
+    return isinstance(exc, zlib.error)
 
 
 def read_stream(stream: BinaryIO, name: str, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> bytes:
@@ -100,6 +112,18 @@ def read_stream(stream: BinaryIO, name: str, max_line_bytes: int = DEFAULT_MAX_L
     ``stream.read()`` on ``/dev/zero`` or an endless pipe would take all memory first.
     """
     return b"".join(_line_chunks(stream, name, max_line_bytes, keep_newlines=True))
+
+
+def stdin_buffer(hint: str = "") -> BinaryIO:
+    """The bytes under ``sys.stdin``, or an InputError when the process was started with it closed (``<&-``).
+
+    Python then sets ``sys.stdin`` to None: ``sys.stdin.buffer`` would be an AttributeError (an internal error).
+    """
+    import sys
+
+    if sys.stdin is None:
+        raise InputError(f"standard input is closed{hint}", "<stdin>")
+    return sys.stdin.buffer
 
 
 def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource:
@@ -117,6 +141,8 @@ def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource
             f"{exc.start - line_start + 1} (byte offset {exc.start}); see --encoding",
             name, line,
         ) from None
+    except UnicodeError as exc:  # codecs such as punycode raise the base class, without a position
+        raise InputError(f"not valid {encoding}: {exc}; see --encoding", name) from None
     except LookupError:
         raise InputError(f"unknown encoding '{encoding}'", name) from None
     source = TextSource(name, text, [])
@@ -253,6 +279,8 @@ def decode_lines(raw_lines: Iterable[bytes], name: str, encoding: str, first_num
                 f"not valid {encoding}: byte {raw[exc.start:exc.start + 1]!r} at column {exc.start + 1}; "
                 "see --encoding", name, number,
             ) from None
+        except UnicodeError as exc:  # codecs such as punycode raise the base class, without a position
+            raise InputError(f"not valid {encoding}: {exc}; see --encoding", name, number) from None
 
 
 _NUL_IS_SUSPICIOUS = {"utf-8", "ascii", "latin-1", "iso8859-1", "cp1252", "iso8859-15"}
@@ -358,7 +386,9 @@ def _line_chunks(
             parts = [block[cut + 1:]] if cut + 1 < len(block) else []
         if parts:
             yield b"".join(parts)
-    except (OSError, EOFError) as exc:
+    except Exception as exc:
+        if not is_read_error(exc):
+            raise
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError(f"cannot read: {reason}", source=name) from None
 

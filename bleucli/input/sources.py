@@ -160,6 +160,8 @@ def columns(lines: Iterator[str], name: str, count: int | None, what: str) -> li
         count = len(first.split("\t"))
 
     maxsplit = count - 1 if fixed else -1
+    if fixed and first.count("\t") + 1 < count:  # at once, before tee() builds `count` iterators (-nr 10**20)
+        raise InputError(f"expected {count} tab-separated {what}, found {first.count(chr(9)) + 1}", name, 1)
 
     def rows() -> Iterator[list[str]]:
         for number, line in enumerate(chain([first], lines), 1):

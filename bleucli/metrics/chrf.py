@@ -348,11 +348,21 @@ class _PythonReferences(list):
                 yield char_matches, len(ref_chars), [], 0
 
 
-def _check_int(name: str, value: object, minimum: int) -> int:
+#: The largest chrF character or word n-gram order: far above any useful one (the defaults are 6 and 0, chrF++'s
+#: word order 2), low enough that the name (one '+' per word order) and the per-order loops stay small; an
+#: order of 10**7 took 8 s and 800 MB, 10**20 was an internal error.
+MAX_CHRF_ORDER = 1000
+#: The largest chrF beta: beta squared must be a float (10**200 was an internal error).
+MAX_CHRF_BETA = 10**6
+
+
+def _check_int(name: str, value: object, minimum: int, maximum: int = MAX_CHRF_ORDER) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise OptionError(f"chrF {name} must be an integer, got {value!r}")
     if value < minimum:
         raise OptionError(f"chrF {name} must be >= {minimum}, got {value}")
+    if value > maximum:
+        raise OptionError(f"chrF {name} must be at most {maximum:,}, got {value}")
     return value
 
 
@@ -378,7 +388,7 @@ class CHRF(Metric[ChrfRefData]):
         self.word_order = _check_int("word order", word_order, 0)
         if self.char_order + self.word_order == 0:
             raise OptionError("chrF needs a character order >= 1 (or a word order >= 1 with character order 0)")
-        self.beta = _check_int("beta", beta, 1)
+        self.beta = _check_int("beta", beta, 1, MAX_CHRF_BETA)
         self.order = self.char_order + self.word_order
         self.lowercase = bool(lowercase)
         self.whitespace = bool(whitespace)

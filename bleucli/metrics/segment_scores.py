@@ -208,7 +208,11 @@ def read_score_file(path: str, system: str | None = None) -> ScoreFile:
             scores = _comet_json(path, text, system)
     else:
         scores = _plain(path, lines)
-    if not math.isfinite(math.fsum(scores)):
+    try:  # fsum raises OverflowError (rather than giving inf) when an exact partial sum overflows
+        finite = math.isfinite(math.fsum(scores)) and math.isfinite(sum(scores))
+    except OverflowError:
+        finite = False
+    if not finite:
         raise _where(path, None, "the scores are too large: their sum is not a finite number")
     return ScoreFile(path, scores, digest)
 

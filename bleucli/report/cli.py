@@ -9,7 +9,6 @@ worse than the baseline, for CI jobs.
 
 from __future__ import annotations
 
-import errno
 import os
 import shlex
 from collections.abc import Iterable, Iterator
@@ -27,6 +26,8 @@ from ..metrics import registry
 from ..options import (
     DEFAULT_AR_TRIALS,
     DEFAULT_BOOTSTRAP_SAMPLES,
+    MAX_JOBS,
+    MAX_RESAMPLES,
     RUN_DEFAULTS,
 )
 
@@ -41,13 +42,14 @@ from ..options import (
 @click.option("-par", "--paired-ar", is_flag=True,
               help="p-values from approximate randomization instead of the paired bootstrap "
                    "(the bootstrap still gives the CIs).")
-@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(min=1), default=DEFAULT_BOOTSTRAP_SAMPLES,
+@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(1, MAX_RESAMPLES), default=DEFAULT_BOOTSTRAP_SAMPLES,
               show_default=True, help="Bootstrap resamples.")
-@click.option("-parn", "--paired-ar-n", type=click.IntRange(min=1), default=DEFAULT_AR_TRIALS, show_default=True,
+@click.option("-parn", "--paired-ar-n", type=click.IntRange(1, MAX_RESAMPLES), default=DEFAULT_AR_TRIALS,
+              show_default=True,
               help="Approximate randomization trials (with --paired-ar).")
 @click.option("--seed", default=None, metavar="N|none",
               help="Random seed of the tests [default: BLEUCLI_SEED or 12345]; 'none' for unseeded.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
+@click.option("-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=RUN_DEFAULTS.jobs, show_default=True,
               help="Worker processes (0: one per CPU); the numbers are identical for any value.")
 @click.option("--html", "html_path", metavar="FILE", default=None, help="Write the interactive HTML report here.")
 @click.option("--markdown", "markdown_path", metavar="FILE|-", default=None,
@@ -80,6 +82,11 @@ def _compare(flags: dict[str, Any]) -> int:
     from ..testsets import cli as tscli
     from .compare import compare as build
 
+    min_accuracy = flags["min_accuracy"]
+    if min_accuracy is not None and not flags["fail_if_worse"]:  # before any output is written
+        raise click.UsageError("--min-accuracy applies to --fail-if-worse: give both")
+    if min_accuracy is not None and min_accuracy != min_accuracy:  # NaN passes FloatRange; nothing is >= NaN
+        raise click.BadParameter("nan is not a number from 0 to 1", param_hint="'--min-accuracy'")
     options = _options(flags)
     if len(options.inputs.systems) < 2:
         raise click.UsageError("compare needs a baseline and at least one system: -i BASELINE SYS...")
@@ -102,6 +109,12 @@ def _compare(flags: dict[str, Any]) -> int:
     reference_names = list(inputs.reference_names)
     source, source_name = segment_field(options, data, notices, flags["source"] or None, "src")
     documents, documents_name = document_ids(options, data, notices, flags["docids"] or None)
+    if flags["docids"] and documents is not None:  # as the scoring command's --docids: a blank id is no document
+        from ..errors import InputError
+
+        blank = next((number for number, docid in enumerate(documents, 1) if not docid.strip()), None)
+        if blank is not None:
+            raise InputError("empty doc id", documents_name, blank)
     if options.significance.unit == "document" and documents is None:
         raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
                                "or a test set with doc ids (-t)")
@@ -128,9 +141,6 @@ def _compare(flags: dict[str, Any]) -> int:
                 _write_pieces(path, _advancing(comparison_page_pieces(result), advance))
         else:
             _write(path, render.comparison(result, fmt))
-    min_accuracy = flags["min_accuracy"]
-    if min_accuracy is not None and not flags["fail_if_worse"]:
-        raise click.UsageError("--min-accuracy applies to --fail-if-worse: give both")
     if min_accuracy is not None and flags["fail_if_worse"]:
         from ..significance.human_accuracy import human_accuracy
 
@@ -220,17 +230,18 @@ def _write_pieces(path: str, pieces: Iterable[str]) -> None:
     if path == "-":
         emit("".join(pieces))
         return
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            last = ""
-            for piece in pieces:
-                if piece:
-                    handle.write(piece)
-                    last = piece
-            if not last.endswith("\n"):
-                handle.write("\n")
-    except OSError as exc:
-        raise OSError(exc.errno or errno.EIO, f"{path}: {exc.strerror or exc}") from None
+    from ..clikit.output import write_whole
+
+    def ended(pieces: Iterable[str]) -> Iterator[str]:
+        last = ""
+        for piece in pieces:
+            if piece:
+                yield piece
+                last = piece
+        if not last.endswith("\n"):
+            yield "\n"
+
+    write_whole(path, ended(pieces), prefix=".bleucli-compare-")  # never half a page under the name
 
 
 __all__ = ["compare"]

@@ -20,7 +20,7 @@ from ..clikit.output import emit
 from ..clikit.report import ExitCode
 from ..clikit.significance import resample_unit_option
 from ..metrics import registry
-from ..options import RUN_DEFAULTS
+from ..options import MAX_JOBS, MAX_RESAMPLES, MAX_WIDTH, RUN_DEFAULTS
 from ..render.ranking import FORMATS
 from ..significance.ranking import CORRECTIONS, DEFAULT_ALPHA
 
@@ -36,9 +36,9 @@ from ..significance.ranking import CORRECTIONS, DEFAULT_ALPHA
 @click.option("-par", "--paired-ar", "paired_ar", is_flag=True,
               help="Test every pair with paired approximate randomization (rank ranges still come from the "
                    "bootstrap).")
-@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(min=1), default=None,
+@click.option("-pbsn", "--paired-bs-n", type=click.IntRange(1, MAX_RESAMPLES), default=None,
               help="Bootstrap resamples [default: 1000, or more when the number of pairs needs it].")
-@click.option("-parn", "--paired-ar-n", type=click.IntRange(min=1), default=None,
+@click.option("-parn", "--paired-ar-n", type=click.IntRange(1, MAX_RESAMPLES), default=None,
               help="Approximate randomization trials [default: 10000, or more when the number of pairs needs it].")
 @click.option("--seed", default=None, metavar="N|none",
               help="Random seed of the tests [default: BLEUCLI_SEED or 12345]; 'none' for unseeded.")
@@ -49,10 +49,10 @@ from ..significance.ranking import CORRECTIONS, DEFAULT_ALPHA
               help="Adjustment of the p-values for testing every pair: Holm's method, or none.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="Output format (latex: booktabs tables as WMT prints its rankings).")
-@click.option("-w", "--width", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("-w", "--width", type=click.IntRange(0, MAX_WIDTH), default=1, show_default=True,
               help="Decimals of the scores and deltas.")
 @click.option("--short", is_flag=True, help="Short signatures.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=RUN_DEFAULTS.jobs, show_default=True,
+@click.option("-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=RUN_DEFAULTS.jobs, show_default=True,
               help="Worker processes (0: one per CPU); the numbers are identical for any value.")
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @metric_options

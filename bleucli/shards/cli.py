@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from typing import Any
 
 import click
@@ -20,7 +19,7 @@ from ..clikit import report
 from ..clikit.output import emit
 from ..clikit.significance import significance_options
 from ..metrics import registry
-from ..options import FORMATS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, SignificanceOptions
+from ..options import FORMATS, MAX_JOBS, OUTPUT_DEFAULTS, OutputOptions, RunOptions, SignificanceOptions
 
 #: Scoring options that make no sense for a shard (it holds sums, not printed scores).
 _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar",
@@ -80,16 +79,10 @@ def _write(text: str, path: str | None) -> None:
     if path is None or path == "-":
         emit(text)
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".bleucli-stats-", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    from ..clikit.output import write_whole
+
+    # a device or FIFO (-o /dev/null) is written in place: a rename would replace it with a regular file
+    write_whole(path, [text, "\n"], prefix=".bleucli-stats-")
 
 
 def stats_command(score: click.Command) -> click.Command:
@@ -130,7 +123,7 @@ def stats_command(score: click.Command) -> click.Command:
 @click.option("-q", "--quiet", is_flag=True, help="No warnings on stderr.")
 @click.option("--expect-signature", metavar="SIG", default=None,
               help="Fail with exit code 7 if the signature differs from SIG.")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("-j", "--jobs", type=click.IntRange(0, MAX_JOBS), default=1, show_default=True,
               help="Worker processes for the resampling tests (0: one per CPU).")
 @click.option("--max-shard-bytes", type=click.IntRange(min=1), default=512 << 20, show_default=True, metavar="N",
               help="Refuse (exit 3) a shard larger than N bytes (512 MiB by default; decompressed size for .gz).")
@@ -140,7 +133,8 @@ def merge(shards: tuple[str, ...], output_format: str | None, score_only: bool, 
     """Add up shards written by `bleucli stats` and print what `bleucli` prints for the whole corpus.
 
     Shards may be given in any order; they must have the same options, signatures,
-    systems and bleucli version, and cover the corpus without gaps or overlaps.
+    systems and bleucli version, and cover the corpus from its first segment (offset 0) without gaps or
+    overlaps.
 
     A shard is data, checked whole before anything is added (exit 3 naming the
     shard and the JSON path of the bad field): regular files or stdin (-) only,

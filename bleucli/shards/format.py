@@ -259,7 +259,11 @@ def merge(shards: Sequence[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list
                 raise ShardError(f"cannot be merged with {first_path}: metrics[{index}].signature is "
                                  f"{mine['signature']} here and {theirs['signature']} there", path)
     ordered = sorted(shards, key=lambda item: item[1]["offset"])
-    expected = ordered[0][1]["offset"]
+    first_offset = ordered[0][1]["offset"]
+    if first_offset != 0:  # the corpus starts at segment 0: the shards of its first lines are missing
+        raise ShardError(f"the first shard starts at segment {first_offset}, not 0: segments 0 to {first_offset - 1} "
+                         "are in no shard (give each shard its first line with --offset)", ordered[0][0])
+    expected = 0
     for path, document in ordered:
         if document["offset"] != expected:
             what = "overlaps the previous shard" if document["offset"] < expected else "leaves a gap"

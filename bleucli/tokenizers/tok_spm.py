@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import IntegrityError, OptionError, install_hint
+from ..errors import InputError, IntegrityError, OptionError, install_hint
 
 #: sacreBLEU's ``spm`` alias reads the flores101 model.
 SPM_ALIAS_MODEL = "flores101"
@@ -97,7 +97,9 @@ def provided_model(name: str, models: dict[str, Any] | None) -> Any:
     return provider(name, **settings)
 
 
-def _processor(data: bytes) -> Any:
+def _processor(data: bytes, source: str | None = None) -> Any:
+    """A SentencePiece processor of the model ``data``; ``source``: the user's file it came from, if any (a file
+    that is no model is bad input naming it, exit 3; a registry model is checked by its hash when fetched)."""
     try:
         import sentencepiece
     except ImportError:
@@ -106,7 +108,10 @@ def _processor(data: bytes) -> Any:
     try:
         processor.LoadFromSerializedProto(data)
     except (RuntimeError, OSError) as exc:
-        raise OptionError(f"not a SentencePiece model: {str(exc).splitlines()[0] if str(exc) else exc}") from None
+        reason = str(exc).splitlines()[0] if str(exc) else str(exc)
+        if source is not None:
+            raise InputError(f"not a SentencePiece model ({reason})", source) from None
+        raise OptionError(f"not a SentencePiece model: {reason}") from None
     return processor
 
 
@@ -135,7 +140,7 @@ class SpmTokenizer:
         self.model_path = str(loaded.path)
         self.model_sha256 = loaded.sha256
         self._data = loaded.data
-        self._sp = _processor(loaded.data)
+        self._sp = _processor(loaded.data, str(loaded.path) if spm_model is not None else None)
         self._owner_pid = os.getpid()
 
     def __getstate__(self) -> dict[str, Any]:
