@@ -109,12 +109,10 @@ def _compare(flags: dict[str, Any]) -> int:
     reference_names = list(inputs.reference_names)
     source, source_name = segment_field(options, data, notices, flags["source"] or None, "src")
     documents, documents_name = document_ids(options, data, notices, flags["docids"] or None)
-    if flags["docids"] and documents is not None:  # as the scoring command's --docids: a blank id is no document
-        from ..errors import InputError
+    if flags["docids"] and documents is not None:  # checked as the scoring command's --docids (a blank id)
+        from ..significance.units import document_index
 
-        blank = next((number for number, docid in enumerate(documents, 1) if not docid.strip()), None)
-        if blank is not None:
-            raise InputError("empty doc id", documents_name, blank)
+        document_index(documents, len(documents), documents_name or "doc ids")
     if options.significance.unit == "document" and documents is None:
         raise click.UsageError("--resample-unit document needs each segment's document id: --docids FILE, "
                                "or a test set with doc ids (-t)")
