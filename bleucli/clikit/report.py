@@ -43,8 +43,6 @@ def exit_code_for(error: BaseException) -> ExitCode:
     """The exit code for an expected failure (its class's ``exit_code``); anything unknown is an internal error."""
     if isinstance(error, BleucliError):
         return ExitCode(error.exit_code)
-    if isinstance(error, MemoryError):
-        return ExitCode.MEMORY
     return ExitCode.INTERNAL
 
 
