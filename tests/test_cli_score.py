@@ -231,7 +231,7 @@ def _error_cases(tmp_path):
         ("no references", ["-i", hyp], None, 2, ["reference"]),
         ("bad expected signature", [ref, "-i", hyp, "--expect-signature", "nrefs1"], None, 2, ["nrefs1"]),
         ("unknown option", [ref, "--frobnicate"], None, 2, ["frobnicate"]),
-        ("unknown encoding", [ref, "-i", hyp, "-e", "klingon"], None, 3, ["klingon"]),
+        ("unknown encoding (a usage error)", [ref, "-i", hyp, "-e", "klingon"], None, 2, ["klingon", "--encoding"]),
     ] + ([] if os.geteuid() == 0 else [("unreadable", [ref, "-i", str(unreadable)], None, 3, ["permission denied"])])
 
 

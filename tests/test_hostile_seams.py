@@ -443,3 +443,256 @@ def test_a_malformed_dask_address_is_a_usage_error(files: Path, address: str) ->
     result = invoke([str(files / "ref"), "-i", str(files / "hyp"), "--dask", address])
     assert result.exit_code == 2 and result.stdout == "", result.stderr
     assert "--dask" in _one_error_line(result.stderr)
+
+
+# --- a key given twice in any JSON bleucli reads -----------------------------------------------------------------
+
+def _shard_with_a_second(files: Path, key: str, value: str) -> Path:
+    """A shard of ``bleucli stats`` whose header line holds ``key`` twice (the second time with ``value``)."""
+    shard = files / "shard.json"
+    assert invoke(["stats", str(files / "ref"), "-i", str(files / "hyp"), "-o", str(shard)]).exit_code == 0
+    header, _, body = shard.read_text().partition("\n")
+    document = json.loads(header)
+    assert key in document
+    first = json.dumps({key: document[key]}, separators=(",", ":"))[1:-1]
+    assert first in header
+    shard.write_text(header.replace(first, f'{first},"{key}":{value}', 1) + "\n" + body)
+    return shard
+
+
+DUPLICATED = {
+    "--segment-scores JSON lines": (
+        "scores.jsonl", '{"score": 0.3}\n{"score": 0.3, "score": 99}\n{"score": 0.1}\n',
+        ["REF", "-i", "HYP", "--segment-scores", "comet", "FILE"],
+        "scores.jsonl:2: not valid JSON: duplicated key score"),
+    "--segment-scores COMET JSON": (
+        "comet.json", '{"hyp": [\n {"COMET": 0.5},\n {"COMET": 0.1, "COMET": 0.9},\n {"COMET": 0.2}\n]}\n',
+        ["REF", "-i", "HYP", "--segment-scores", "comet", "FILE"], "comet.json:3: not valid JSON: duplicated key "
+                                                                     "hyp[1].COMET"),
+    "--aligned JSON lines": (
+        "aligned.jsonl", '{"hyp": "a b", "ref": "a b"}\n{"hyp": "a b", "ref": "a c", "hyp": "x"}\n',
+        ["--aligned", "FILE"], "aligned.jsonl:2: invalid JSON (duplicated key hyp"),
+    "--aligned JSON lines, -j 2": (
+        "aligned.jsonl", '{"hyp": "a b", "ref": "a b"}\n' * 50 + '{"hyp": "a", "ref": {"x": 1, "x": 2}}\n',
+        ["--aligned", "FILE", "-j", "2"], "aligned.jsonl:51: invalid JSON (duplicated key ref.x"),
+    "pairwise": (
+        "pw.jsonl", '{"hypotheses": ["a b", "a c"], "references": ["a b"], "references": ["x"]}\n',
+        ["pairwise", "FILE"], "pw.jsonl:1: not valid JSON: duplicated key references"),
+}
+
+
+@pytest.mark.parametrize("case", list(DUPLICATED))
+def test_a_duplicated_json_key_is_exit_3_naming_file_line_and_path(files: Path, case: str) -> None:
+    """Python's parser keeps the last value of a repeated key: {"score": 0.3, "score": 99} scored 99, exit 0."""
+    name, text, args, expected = DUPLICATED[case]
+    (files / name).write_text(text)
+    paths = {"REF": str(files / "ref"), "HYP": str(files / "hyp"), "FILE": str(files / name)}
+    result = invoke([paths.get(arg, arg) for arg in args])
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    assert expected in _one_error_line(result.stderr)
+
+
+@pytest.mark.parametrize("key, value", [("offset", "3"), ("segments", "2"), ("systems", '["x"]')])
+def test_a_shard_with_a_duplicated_key_is_refused_by_merge(files: Path, key: str, value: str) -> None:
+    shard = _shard_with_a_second(files, key, value)
+    result = invoke(["merge", str(shard)])
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    assert f"shard.json: not a bleucli statistics shard: duplicated key {key} " in _one_error_line(result.stderr)
+
+
+def test_a_per_segment_shard_line_with_a_duplicated_key_names_its_line(files: Path) -> None:
+    shard = files / "rows.json"
+    made = invoke(["stats", str(files / "ref"), "-i", str(files / "hyp"), "--per-segment", "-o", str(shard)])
+    assert made.exit_code == 0, made.stderr
+    lines = shard.read_text().splitlines()
+    row = json.loads(lines[2])
+    assert isinstance(row, (dict, list))
+    lines[2] = '{"a": 1, "a": 2}' if isinstance(row, list) else lines[2][:-1] + ', "' + next(iter(row)) + '": 0}'
+    shard.write_text("\n".join(lines) + "\n")
+    result = invoke(["merge", str(shard)])
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    assert "rows.json:3: duplicated key " in _one_error_line(result.stderr)
+
+
+def test_the_json_reader_names_the_first_repeated_key_with_its_path_and_line() -> None:
+    from bleucli.input.bounded import DuplicateKeyError, loads
+
+    assert loads('{"a": [1, {"b": 2}], "c": {"d": {}}}') == {"a": [1, {"b": 2}], "c": {"d": {}}}
+    cases = {'{"score": 0.3, "score": 99}': ("score", 1),
+             '{"a": [1, {"b": 1}],\n "s": [{}, {"x y": 1,\n "x y": 2}]}': ('s[1]["x y"]', 3),
+             '[{"a": 1, "a": {"b": 1, "b": 2}}]': ("[0].a", 1),
+             '{"k" : "v\\"" , "k": 1}': ("k", 1)}
+    for text, (path, line) in cases.items():
+        with pytest.raises(DuplicateKeyError) as raised:
+            loads(text)
+        assert (raised.value.path, raised.value.lineno) == (path, line), text
+        assert isinstance(raised.value, ValueError)
+
+
+def test_a_cache_manifest_with_a_duplicated_key_is_taken_as_damaged(tmp_path: Path) -> None:
+    """The test-set cache's manifests are read through the same reader: a repeated key is a damaged manifest
+    (``None``: prepared again), not one of its two values."""
+    from bleucli.testsets.cache import read_json
+
+    (tmp_path / "manifest.json").write_text('{"fields": 1, "fields": 2}')
+    (tmp_path / "good.json").write_text('{"fields": 1}')
+    assert read_json(tmp_path / "manifest.json") is None
+    assert read_json(tmp_path / "good.json") == {"fields": 1}
+
+
+# --- segment scores beyond what a float32 resample can sum ------------------------------------------------------
+
+@pytest.mark.parametrize("mode", [["-pbs"], ["-par"], ["-ci", "-cin", "10"], [], ["compare"]])
+def test_segment_scores_beyond_the_float32_range_are_exit_3_naming_the_line(files: Path, mode: list[str]) -> None:
+    """1e39 with -pbs/-ci was exit 2 with a --smooth-value hint (the data was at fault, not the options), and
+    with -par exit 0 with wrong p-values (the randomized deltas overflowed in float32)."""
+    (files / "big").write_text("0.3\n1e39\n0.1\n")
+    (files / "ok").write_text("0.3\n0.2\n0.1\n")
+    inputs = [str(files / "ref"), "-i", str(files / "hyp"), str(files / "hyp2"), "--segment-scores", "comet",
+              str(files / "big"), str(files / "ok")]
+    result = invoke(["compare", *inputs, "-pbsn", "10"] if mode == ["compare"] else [*inputs, *mode])
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    line = _one_error_line(result.stderr)
+    assert "big:2: 1e+39 is beyond the range of segment scores" in line and "3.333e+37" in line, line
+    assert "--smooth-value" not in line
+
+
+def test_segment_scores_within_the_range_are_resampled(files: Path) -> None:
+    (files / "large").write_text("3e37\n-3e37\n1e37\n")
+    (files / "ok").write_text("0.3\n0.2\n0.1\n")
+    result = invoke([str(files / "ref"), "-i", str(files / "hyp"), str(files / "hyp2"), "--segment-scores", "comet",
+                     str(files / "large"), str(files / "ok"), "-pbs", "-pbsn", "20", "-f", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)[0]["comet"]["score"] == pytest.approx(1e37 / 3)
+
+
+# --- a smoothing value that makes a score infinite --------------------------------------------------------------
+
+INFINITE_SMOOTHING = {
+    "text": ["-f", "text"], "json": ["-f", "json"], "score only": ["-b"], "-sl": ["-sl"],
+    "-ci": ["-ci", "-cin", "10"], "-pbs": ["-i", "hyp2", "-pbs", "-pbsn", "10"],
+    "-par": ["-i", "hyp2", "-par", "-parn", "10"],
+}
+
+
+@pytest.mark.parametrize("method", ["add-k", "floor"])
+@pytest.mark.parametrize("mode", list(INFINITE_SMOOTHING))
+def test_a_smoothing_value_that_makes_a_score_infinite_is_refused(files: Path, method: str, mode: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """-s add-k -sv 1e308 printed "score": Infinity (not JSON) with exit 0, as sacreBLEU prints inf."""
+    monkeypatch.chdir(files)
+    result = invoke(["ref", "-i", "hyp", *INFINITE_SMOOTHING[mode], "-s", method, "-sv", "1e308"])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert "--smooth-value" in _one_error_line(result.stderr)
+
+
+@pytest.mark.parametrize("args", [["compare", "ref", "-i", "hyp", "hyp2"], ["self-bleu", "hyp"],
+                                  ["ibleu", "ref", "-i", "hyp", "--source", "hyp2"], ["pairwise", "pw.jsonl"]])
+def test_other_commands_refuse_the_same_smoothing_value(files: Path, args: list[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    (files / "pw.jsonl").write_text(json.dumps({"hypotheses": ["a b c", "a b d"], "references": ["a b c"]}) + "\n")
+    monkeypatch.chdir(files)
+    result = invoke([*args, "-s", "add-k", "--smooth-value", "1e308"])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert "--smooth-value" in _one_error_line(result.stderr)
+
+
+def test_the_largest_smoothing_value_gives_finite_scores_and_the_api_refuses_one_more() -> None:
+    """The limit is exact: 100 x the largest accepted value is finite, 100 x the next float is not."""
+    import math
+
+    from bleucli import BLEU
+    from bleucli.errors import OptionError
+    from bleucli.metrics.bleu import MAX_SMOOTH_VALUE
+
+    assert math.isfinite(100.0 * MAX_SMOOTH_VALUE) and not math.isfinite(100.0 * math.nextafter(MAX_SMOOTH_VALUE,
+                                                                                                   math.inf))
+    hyps, refs = ["the cat sat on a mat", "hello there"], [["the cat sat on the mat", "hello world"]]
+    for method in ("add-k", "floor"):
+        score = BLEU(smooth_method=method, smooth_value=MAX_SMOOTH_VALUE).corpus_score(hyps, refs)
+        assert math.isfinite(score.score) and all(math.isfinite(p) for p in score.precisions)
+        with pytest.raises(OptionError, match="--smooth-value"):
+            BLEU(smooth_method=method, smooth_value=math.nextafter(MAX_SMOOTH_VALUE, math.inf))
+
+
+# --- options given without the option they need, and -e ---------------------------------------------------------
+
+def test_human_accuracy_without_a_paired_test_is_a_usage_error(files: Path) -> None:
+    """--human-accuracy without -pbs/-par was ignored silently."""
+    for extra in ([], ["-ci", "-cin", "10"]):
+        result = invoke([str(files / "ref"), "-i", str(files / "hyp"), "--human-accuracy", *extra])
+        assert result.exit_code == 2 and result.stdout == "", result.stderr
+        line = _one_error_line(result.stderr)
+        assert "--human-accuracy needs -pbs or -par" in line
+    paired = invoke([str(files / "ref"), "-i", str(files / "hyp"), str(files / "hyp2"), "-pbs", "-pbsn", "10",
+                     "--human-accuracy", "-f", "text"])
+    assert paired.exit_code == 0, paired.stderr
+
+
+@pytest.mark.parametrize("command", [[], ["stats"], ["compare"], ["rank"]])
+@pytest.mark.parametrize("encoding", ["nonsense", "rot13", "undefined"])
+def test_an_unknown_encoding_is_a_usage_error_naming_the_option(files: Path, command: list[str],
+                                                                encoding: str) -> None:
+    """-e nonsense was exit 3 (bad data) once the first file was decoded; the data is not at fault."""
+    systems = [str(files / "hyp"), str(files / "hyp2")] if command in (["compare"], ["rank"]) else [str(files / "hyp")]
+    result = invoke([*command, str(files / "ref"), "-i", *systems, "-e", encoding])
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    line = _one_error_line(result.stderr)
+    assert "'-e' / '--encoding'" in line and encoding in line
+
+
+def test_the_readers_raise_the_usage_error_for_an_unknown_encoding(files: Path) -> None:
+    from bleucli.errors import OptionError
+    from bleucli.input.reading import read_source
+
+    with pytest.raises(OptionError, match="--encoding: unknown encoding 'nonsense'"):
+        read_source(str(files / "ref"), "nonsense")
+
+
+# --- the out-of-memory line names the options of the command that ran ---------------------------------------------
+
+def test_the_out_of_memory_line_of_gleu_names_its_iterations(files: Path) -> None:
+    result = _run(["gleu", "ref", "-i", "hyp", "--source", "hyp2", "--iterations", "2147483647"], cwd=files)
+    assert result.returncode == 10 and result.stdout == b"", result.stderr
+    line = _one_error_line(result.stderr)
+    assert "fewer resamples (--iterations) or smaller inputs need less" in line and "-cin" not in line
+
+
+@pytest.mark.parametrize("args, advice", [
+    (["REF", "-i", "HYP"], "fewer resamples (-cin, -pbsn, -parn), fewer systems, fewer -j workers or smaller inputs"),
+    (["compare", "REF", "-i", "HYP", "HYP"], "fewer resamples (-pbsn, -parn), fewer systems, fewer -j workers"),
+    (["gleu", "REF", "-i", "HYP", "--source", "HYP"], "fewer resamples (--iterations) or smaller inputs"),
+    (["self-bleu", "HYP"], "smaller inputs"), (["multi-bleu", "REF"], "smaller inputs"),
+    (["stats", "REF", "-i", "HYP"], "fewer systems, fewer -j workers or smaller inputs"),
+])
+def test_the_out_of_memory_advice_follows_the_command(files: Path, args: list[str], advice: str) -> None:
+    """The advice was the scoring command's (-cin, -pbsn, -parn) for every command, gleu and multi-bleu too."""
+    import click
+
+    from bleucli.cli import _needing_less, cli
+
+    paths = {"REF": str(files / "ref"), "HYP": str(files / "hyp")}
+    args = [paths.get(arg, arg) for arg in args]
+    ctx = cli.make_context("bleucli", list(args), resilient_parsing=True)
+    assert isinstance(ctx.command, click.Group)
+    cli.resolve_command(ctx, ctx.protected_args + ctx.args)
+    assert (_needing_less() or "").startswith(advice)
+
+
+# --- the family commands' long lines -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, stdin", [(["nltk", "long"], "hyp"), (["nltk", "ref"], "long"),
+                                         (["self-bleu", "-"], "long"), (["pairwise", "long"], None),
+                                         (["multi-bleu", "ref"], "long"), (["multi-bleu", "long"], "hyp"),
+                                         (["gleu", "ref", "-i", "long", "--source", "hyp"], None)])
+def test_a_family_commands_long_line_message_names_no_option_it_lacks(files: Path, args: list[str],
+                                                                      stdin: str | None,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The family commands said "raise the limit with --max-line-bytes", an option they do not take."""
+    (files / "long").write_text("a" * (1 << 20) + "b\n")
+    monkeypatch.chdir(files)
+    result = invoke(args, input=None if stdin is None else (files / stdin).read_bytes())
+    assert result.exit_code == 3 and result.stdout == "", result.stderr
+    line = _one_error_line(result.stderr)
+    assert ":1: line is longer than 1,048,576 bytes: not text? (this command's fixed limit" in line
+    assert "raise the limit with --max-line-bytes" not in line

@@ -127,6 +127,12 @@ class BleucliGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
 
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        _running[:] = [] if command is None else [command]  # for the out-of-memory line's advice
+        return name, command, rest
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in LAZY_COMMANDS and name not in self.commands:
             import importlib
@@ -161,6 +167,7 @@ class BleucliGroup(click.Group):
         **extra: Any,
     ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
+        _running.clear()
         report.set_quiet(False)  # `-q` before a subcommand sets it for this run only
         code = _run_guarded(
             lambda: super(BleucliGroup, self).main(
@@ -409,7 +416,7 @@ def _outcome(invoke: Callable[[], Any]) -> int:
     except MemoryError as exc:  # the machine's limit, not a bug: the run asked for more than it gives
         if os.environ.get("BLEUCLI_DEBUG"):
             raise
-        report.error(report.out_of_memory(exc))
+        report.error(report.out_of_memory(exc, _needing_less()))
         return ExitCode.MEMORY
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("BLEUCLI_DEBUG"):
@@ -419,6 +426,31 @@ def _outcome(invoke: Callable[[], Any]) -> int:
             "(set BLEUCLI_DEBUG=1 for a traceback; please report this bug)"
         )
         return ExitCode.INTERNAL
+
+
+#: The command being run (set when click resolves it), so that messages can name its own options.
+_running: list[click.Command] = []
+
+#: The options that set how many resamples a command draws.
+_RESAMPLING = ("-cin", "-pbsn", "-parn", "--iterations")
+
+
+def _needing_less() -> str | None:
+    """What asks for less memory in the command that ran, from its own options (``None``: not known)."""
+    if not _running:
+        return None
+    params = _running[0].params
+    spelled = {opt: param for param in params for opt in (*param.opts, *param.secondary_opts)}
+    ways = []
+    resampling = [opt for opt in _RESAMPLING if opt in spelled]
+    if resampling:
+        ways.append(f"fewer resamples ({', '.join(resampling)})")
+    if "-i" in spelled and getattr(spelled["-i"], "multiple", False):
+        ways.append("fewer systems")
+    if "-j" in spelled:
+        ways.append("fewer -j workers")
+    ways.append("smaller inputs")
+    return ", ".join(ways[:-1]) + f" or {ways[-1]}" if len(ways) > 1 else ways[0]
 
 
 def _flush_stdout() -> None:

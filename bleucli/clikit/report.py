@@ -46,12 +46,16 @@ def exit_code_for(error: BaseException) -> ExitCode:
     return ExitCode.INTERNAL
 
 
-def out_of_memory(error: MemoryError) -> str:
+def out_of_memory(error: MemoryError, needing_less: str | None = None) -> str:
     """The message for an allocation that failed: what could not be had (numpy names the size and
     shape; Python's own MemoryError has no text) and what asks for less. Not "internal error": the
-    run was valid, the machine (or ``ulimit -v``) smaller than it needs."""
+    run was valid, the machine (or ``ulimit -v``) smaller than it needs.
+
+    ``needing_less`` names what asks for less in the command that ran, from its own options (gleu's
+    resamples are ``--iterations``; most commands draw none); without it, the scoring command's."""
     what = str(error) or "an allocation failed"
-    return f"out of memory: {what}; fewer resamples (-cin, -pbsn, -parn), systems or -j workers need less"
+    advice = needing_less or "fewer resamples (-cin, -pbsn, -parn), systems or -j workers"
+    return f"out of memory: {what}; {advice} need less"
 
 
 #: Library warnings given before a command ran (building the commands), shown with the command's own.

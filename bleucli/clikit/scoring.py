@@ -83,6 +83,9 @@ def check_conflicts(options: RunOptions) -> None:
     if options.inputs.tsv is not None and systems and "-" not in systems:
         flag = "--tsv" if options.inputs.tsv else "--no-tsv"
         raise click.UsageError(f"{flag} applies to stdin, but hypotheses come from -i files")
+    if options.output.human_accuracy and options.significance.test not in ("bs", "ar"):
+        raise click.UsageError("--human-accuracy needs -pbs or -par: it estimates the accuracy of each system's "
+                               "delta to the baseline, shown after their table")
     duplicates = sorted({p for p in systems if systems.count(p) > 1})
     if duplicates:
         raise click.UsageError(f"system file given twice: {duplicates[0]}")

@@ -14,6 +14,7 @@ import click
 
 from ..clikit.output import emit, emit_when_complete
 from ..errors import InputError
+from ..input.reading import fixed_line_limit
 from ..options import (
     BLEU_DEFAULTS,
     GLEU_ITERATIONS,
@@ -36,12 +37,13 @@ WIDTH_OPTION = click.option("-w", "--width", type=click.IntRange(0, 17), default
 SHORT_OPTION = click.option("-sh", "--short", is_flag=True, help="Short signature keys.")
 
 
+@fixed_line_limit
 def read_lines(path: str) -> list[str]:
     """A file's lines as bleucli reads every input (``-`` is stdin; ``.gz`` decompressed)."""
-    from ..input.reading import decode_source, read_source, read_stream, stdin_buffer
+    from ..input.reading import STDIN, decode_source, read_source, read_stdin
 
     if path == "-":
-        return decode_source(read_stream(stdin_buffer(), "<stdin>"), "<stdin>").lines()
+        return decode_source(read_stdin(), STDIN).lines()
     return read_source(path).lines()
 
 

@@ -14,13 +14,15 @@ import sys
 import click
 
 from ..clikit import report
+from ..input.reading import fixed_line_limit, read_stdin
 
 _SETTINGS = {"ignore_unknown_options": True, "help_option_names": ["-h", "--help"]}
 
 
+@fixed_line_limit
 def _run(arguments: tuple[str, ...], detok: bool) -> int:
     from ..clikit.output import emit
-    from ..errors import InputError, OptionError
+    from ..errors import OptionError
     from .multibleu import multi_bleu, reference_files
 
     args = list(arguments)
@@ -33,13 +35,9 @@ def _run(arguments: tuple[str, ...], detok: bool) -> int:
     files, skipped = reference_files(args[0], args[1:])
     for name in skipped:  # the scripts skip them without a word; a typo should not go unnoticed
         report.warning(f"reference file {name} does not exist: skipped, as the script does")
-    from ..input.reading import read_stream, stdin_buffer
-
-    stdin = stdin_buffer()  # the bytes under stdin (CliRunner gives one too)
-    if stdin.isatty():
-        raise InputError("the hypothesis is read from standard input: bleucli multi-bleu REF < HYP")
     # read in blocks with each line's length bounded: stdin.read() of /dev/zero takes all memory first
-    result = multi_bleu(read_stream(stdin, "<stdin>"), files, lowercase=lowercase, detok=detok)
+    hypothesis = read_stdin(terminal_error="the hypothesis is read from standard input: bleucli multi-bleu REF < HYP")
+    result = multi_bleu(hypothesis, files, lowercase=lowercase, detok=detok)
     emit(result.line())
     if not detok:
         report.warning("multi-bleu.perl scores depend on the tokenizer of the input, so they are not comparable "

@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from ..input.reading import fixed_line_limit
+
 
 def register_bleu_family_commands(group: click.Group) -> None:
     from .cli_multibleu import multi_bleu_command, multi_bleu_detok_command
@@ -23,20 +25,20 @@ def register_bleu_family_commands(group: click.Group) -> None:
     group.add_command(which_bleu_command)
 
 
+@fixed_line_limit
 def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], list[list[str]]]:
     """Hypothesis lines (``-i`` file or stdin) and reference lines, same length or a one-line error."""
     from ..errors import InputError, LengthMismatchError
-    from ..input.reading import decode_source, read_source, read_stream, stdin_buffer
+    from ..input.reading import STDIN, decode_source, read_source, read_stdin
 
     if not refs:
         raise click.UsageError("give at least one reference file")
     references = [read_source(path).lines() for path in refs]
     if hypothesis is None:
-        stdin = stdin_buffer("; give the hypothesis with -i FILE")  # CliRunner gives one too
-        if stdin.isatty():
-            raise InputError("no hypothesis: give -i FILE or pipe the output on stdin")
-        hyps = decode_source(read_stream(stdin, "<stdin>"), "<stdin>").lines()
-        name = "<stdin>"
+        data = read_stdin("; give the hypothesis with -i FILE",
+                          "no hypothesis: give -i FILE or pipe the output on stdin")
+        hyps = decode_source(data, STDIN).lines()
+        name = STDIN
     else:
         hyps = read_source(hypothesis).lines()
         name = hypothesis

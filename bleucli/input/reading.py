@@ -14,9 +14,9 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..frozen import Frozen
 from ..options import DEFAULT_MAX_LINE_BYTES  # an option default: the longest line read
 
@@ -114,6 +114,23 @@ def read_stream(stream: BinaryIO, name: str, max_line_bytes: int = DEFAULT_MAX_L
     return b"".join(_line_chunks(stream, name, max_line_bytes, keep_newlines=True))
 
 
+def read_stdin(closed_hint: str = "", terminal_error: str | None = None) -> bytes:
+    """All of the standard input as bytes, each line's length bounded as it arrives (the caller decodes).
+
+    The one way the commands that take no ``--max-line-bytes`` (multi-bleu, nltk, pairwise...) read stdin:
+    closed (``<&-``): an InputError ending in ``closed_hint``; a terminal: ``terminal_error`` as an
+    InputError if given (rather than waiting for typed input), read otherwise.
+    """
+    stdin = stdin_buffer(closed_hint)  # CliRunner gives one too
+    if terminal_error is not None and stdin.isatty():
+        raise InputError(terminal_error)
+    return read_stream(stdin, STDIN)
+
+
+#: How the standard input is named in messages.
+STDIN = "<stdin>"
+
+
 def stdin_buffer(hint: str = "") -> BinaryIO:
     """The bytes under ``sys.stdin``, or an InputError when the process was started with it closed (``<&-``).
 
@@ -144,7 +161,7 @@ def decode_source(data: bytes, name: str, encoding: str = "utf-8") -> TextSource
     except UnicodeError as exc:  # codecs such as punycode raise the base class, without a position
         raise InputError(f"not valid {encoding}: {exc}; see --encoding", name) from None
     except LookupError:
-        raise InputError(f"unknown encoding '{encoding}'", name) from None
+        raise OptionError(f"--encoding: {encoding_problem(encoding)}") from None
     source = TextSource(name, text, [])
     if text.startswith(_BOM):
         source.notices.append(bom_notice(name))
@@ -183,7 +200,24 @@ def _ascii_compatible(encoding: str) -> bool:
     try:
         return "\n".encode(encoding) == b"\n" and "a".encode(encoding) == b"a"
     except LookupError:
-        raise InputError(f"unknown encoding '{encoding}'") from None
+        raise OptionError(f"--encoding: {encoding_problem(encoding)}") from None
+
+
+def encoding_problem(encoding: str) -> str | None:
+    """Why ``encoding`` cannot decode text (unknown, or a codec such as ``rot13`` that is no text encoding), else None.
+
+    A wrong name is the caller's mistake, not the data's: the commands check it as they parse ``-e``
+    (a usage error, exit 2), and the readers raise :class:`~bleucli.errors.OptionError` for it.
+    """
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, ValueError, TypeError):
+        return f"unknown encoding {encoding!r}"
+    if not getattr(info, "_is_text_encoding", True):
+        return f"{encoding!r} is not a text encoding"
+    if info.name == "undefined":
+        return "'undefined' decodes nothing (it is Python's codec that always fails)"
+    return None
 
 
 def iter_lines(
@@ -413,7 +447,40 @@ def check_line_lengths(block: bytes, cut: int, pending: int, limit: int, name: s
             start, number = end + 1, number + 1
 
 
+class LineTooLong(InputError):
+    """A line over the limit of ``max_line_bytes``; ``limit`` is that limit."""
+
+    def __init__(self, name: str, line: int, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"line is longer than {limit:,} bytes: not text? (raise the limit with --max-line-bytes, "
+                         "0 for none)", name, line)
+
+    def __reduce__(self) -> Any:  # raised in worker processes too: rebuilt from its fields, not its text
+        return (LineTooLong, (self.source, self.line, self.limit))
+
+    def without_option(self) -> InputError:
+        """The same error for a command that has no ``--max-line-bytes``: the limit is fixed there."""
+        return InputError(f"line is longer than {self.limit:,} bytes: not text? (this command's fixed limit; the "
+                          "scoring command, stats and compare take --max-line-bytes)", self.source, self.line)
+
+
+_Reader = TypeVar("_Reader", bound=Callable[..., Any])
+
+
+def fixed_line_limit(read: _Reader) -> _Reader:
+    """``read`` for a command without ``--max-line-bytes``: a line over the limit is reported without the option."""
+    import functools
+
+    @functools.wraps(read)
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return read(*args, **kwargs)
+        except LineTooLong as exc:
+            raise exc.without_option() from None
+
+    return reading  # type: ignore[return-value]
+
+
 def line_too_long(name: str, line: int, limit: int) -> InputError:
     """The error for a line over the limit: what the limit is and how to raise it."""
-    return InputError(f"line is longer than {limit:,} bytes: not text? (raise the limit with --max-line-bytes, "
-                      "0 for none)", name, line)
+    return LineTooLong(name, line, limit)

@@ -98,7 +98,18 @@ def check_smoothing(method: str, value: float | None) -> float | None:
         raise OptionError(f"smoothing value for {method} must be a number, got {value!r}")
     if not math.isfinite(value) or value < 0:
         raise OptionError(f"smoothing value for {method} must be a finite number >= 0, got {value}")
+    if value > MAX_SMOOTH_VALUE:
+        raise OptionError(f"smoothing value (--smooth-value) for {method} must be at most {MAX_SMOOTH_VALUE!r}, "
+                          f"got {value!r}: a precision of 100 x {value!r} is inf, and the score with it "
+                          "(a smaller --smooth-value gives finite scores)")
     return value
+
+
+#: The largest smoothing value ``k`` for which ``100.0 * k`` (a floor precision; add-k's ``100.0 * (count + k)``,
+#: where ``count`` is far below the spacing of floats near ``k``) is finite; one float more overflows to inf.
+#: Below it every precision, and so the score, is finite and equals sacreBLEU's; above it sacreBLEU gives inf
+#: (``-s floor -sv 5``'s score of 160.9 is sacreBLEU's too and stays).
+MAX_SMOOTH_VALUE = 1.7976931348623156e306
 
 
 def compute_bleu(

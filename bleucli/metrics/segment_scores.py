@@ -132,7 +132,7 @@ def _json_lines(path: str, lines: list[str]) -> list[float]:
         try:
             item = loads(raw)
         except ValueError as error:
-            raise _where(path, number, f"not valid JSON: {error}") from None
+            raise _where(path, number, f"not valid JSON: {getattr(error, 'msg', error)}") from None
         if not isinstance(item, dict) or "score" not in item:
             raise _where(path, number, f"expected a JSON object with a 'score' key, got {_shown(item)}")
         scores.append(_finite(item["score"], path, number, "'score'"))
@@ -214,14 +214,39 @@ def read_score_file(path: str, system: str | None = None) -> ScoreFile:
         finite = False
     if not finite:
         raise _where(path, None, "the scores are too large: their sum is not a finite number")
+    _check_range(path, scores, comet=start.startswith("{") and not _is_score_object(lines[0]))
     return ScoreFile(path, scores, digest)
 
 
+#: Resamples (``-ci``, ``-pbs``, ``-par``, ``compare``) sum segment scores in float32 as sacreBLEU does; its
+#: largest number is 3.4e38. Scores whose absolute values add up to at most this stay finite in any resample.
+MAX_SCORE_MASS = 1e38
+
+
+def _check_range(path: str, scores: list[float], comet: bool) -> None:
+    """Refuse (naming the line, or the segment of a COMET JSON) a score that a float32 resample could overflow.
+
+    A resample draws ``len(scores)`` scores, so ``len(scores) * |score| <= 1e38`` bounds every sum. Beyond
+    it the bootstrap's mean was ``inf`` (reported as a --smooth-value problem) and the randomization test's
+    p-values were wrong with exit 0; no metric's segment scores come near it.
+    """
+    limit = MAX_SCORE_MASS / len(scores)
+    for index, value in enumerate(scores, 1):
+        if abs(value) > limit:
+            where = f"segment {index}: " if comet else ""
+            raise _where(path, None if comet else index,
+                         f"{where}{value:g} is beyond the range of segment scores: with {len(scores)} scores each "
+                         f"is at most {limit:.4g} in absolute value ({len(scores)} x |score| <= 1e38, as "
+                         "resamples for -ci, -pbs, -par and compare sum them in float32, up to 3.4e38)")
+
+
 def _is_score_object(line: str) -> bool:
-    from ..input.bounded import loads
+    from ..input.bounded import DuplicateKeyError, loads
 
     try:
         item = loads(line)
+    except DuplicateKeyError:
+        return True  # a JSON line after all: its reader names the line and the key
     except ValueError:
         return False
     return isinstance(item, dict) and "score" in item

@@ -267,7 +267,9 @@ def cache_lock(root: Path, name: str) -> Iterator[bool]:
 def read_json(path: Path) -> Any | None:
     """Parsed JSON, or ``None`` if the file is missing, unreadable or not valid JSON."""
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
+        from ..input.bounded import loads  # a duplicated key or deep nesting: a damaged manifest, made again
+
+        return loads(path.read_bytes().decode("utf-8"))
     except (OSError, ValueError):
         return None
 
