@@ -17,7 +17,6 @@ so ``-t NAME -l PAIR`` scores exactly what sacreBLEU scores.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, LengthMismatchError, OptionError, UnknownFieldError
+from ..input.bounded import loads as json_loads  # records are JSON lists; the one JSON reader all the same
 from .cache import offline_requested, resolve_cache_root
 from .downloader import ProgressCallback
 from .formats import ref_field_names
@@ -200,7 +200,7 @@ def _mask(testset: TestSet, pair: str, records: list[str] | None, origlang: str 
         raise OptionError(f"invalid --subset regular expression {subset!r}: {exc}") from None
     keep = []
     for record in records:
-        in_doc, doc_origlang, third = json.loads(record)
+        in_doc, doc_origlang, third = json_loads(record)
         if not in_doc:
             keep.append(False)
             continue
@@ -316,7 +316,7 @@ def detail_groups(test_sets: str | Sequence[str], pair: str, *, origlang: str | 
             records = _load(name, pair, [".filter"], cache_dir, offline, progress, reg, mirrors)[2][".filter"]
         loaded.append((testset, records))
         for record in records or ():
-            _, doc_origlang, third = json.loads(record)
+            _, doc_origlang, third = json_loads(record)
             if doc_origlang is not None:
                 origlangs.add(doc_origlang)
             if testset.format == "wmt-xml" and third is not None:
