@@ -658,25 +658,20 @@ def test_the_out_of_memory_line_of_gleu_names_its_iterations(files: Path) -> Non
     assert "fewer resamples (--iterations) or smaller inputs need less" in line and "-cin" not in line
 
 
-@pytest.mark.parametrize("args, advice", [
-    (["REF", "-i", "HYP"], "fewer resamples (-cin, -pbsn, -parn), fewer systems, fewer -j workers or smaller inputs"),
-    (["compare", "REF", "-i", "HYP", "HYP"], "fewer resamples (-pbsn, -parn), fewer systems, fewer -j workers"),
-    (["gleu", "REF", "-i", "HYP", "--source", "HYP"], "fewer resamples (--iterations) or smaller inputs"),
-    (["self-bleu", "HYP"], "smaller inputs"), (["multi-bleu", "REF"], "smaller inputs"),
-    (["stats", "REF", "-i", "HYP"], "fewer systems, fewer -j workers or smaller inputs"),
+@pytest.mark.parametrize("command, advice", [
+    ("score", "fewer resamples (-cin, -pbsn, -parn), fewer systems, fewer -j workers or smaller inputs"),
+    ("compare", "fewer resamples (-pbsn, -parn), fewer systems, fewer -j workers or smaller inputs"),
+    ("gleu", "fewer resamples (--iterations) or smaller inputs"),
+    ("self-bleu", "smaller inputs"), ("multi-bleu", "smaller inputs"),
+    ("stats", "fewer systems, fewer -j workers or smaller inputs"),
 ])
-def test_the_out_of_memory_advice_follows_the_command(files: Path, args: list[str], advice: str) -> None:
+def test_the_out_of_memory_advice_follows_the_command(command: str, advice: str) -> None:
     """The advice was the scoring command's (-cin, -pbsn, -parn) for every command, gleu and multi-bleu too."""
-    import click
-
     from bleucli.cli import _needing_less, cli
 
-    paths = {"REF": str(files / "ref"), "HYP": str(files / "hyp")}
-    args = [paths.get(arg, arg) for arg in args]
-    ctx = cli.make_context("bleucli", list(args), resilient_parsing=True)
-    assert isinstance(ctx.command, click.Group)
-    cli.resolve_command(ctx, ctx.protected_args + ctx.args)
-    assert (_needing_less() or "").startswith(advice)
+    ctx = cli.make_context("bleucli", [command, "--help"], resilient_parsing=True)
+    cli.resolve_command(ctx, [command])
+    assert _needing_less() == advice
 
 
 # --- the family commands' long lines -----------------------------------------------------------------------------
