@@ -9,7 +9,6 @@ from typing import Any
 import click
 
 from ..clikit import report
-from ..clikit.encoding import check_encoding
 from ..clikit.help import GroupedCommand
 from ..clikit.metric_options import metric_options
 from ..clikit.significance import significance_options
@@ -46,7 +45,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
               help="System output file(s); several make a table. '-' is stdin. Default: stdin.")
 @click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs, show_default=True,
               help="Split the single reference file on tabs into this many references.")
-@click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True, callback=check_encoding,
+@click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
               help="Encoding of reference and hypothesis input (decoded strictly).")
 @click.option("--tsv/--no-tsv", default=None,
               help="stdin: one system per tab-separated column (the default, as in sacreBLEU; lines whose "

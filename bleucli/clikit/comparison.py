@@ -15,7 +15,6 @@ from typing import Any
 import click
 
 from ..options import INPUT_DEFAULTS
-from .encoding import check_encoding
 
 #: The test-set options of ``rank`` and ``compare``: scoring against ``-t``/``-l`` (no --echo, --list...).
 COMPARISON_TESTSET_KEYS = ("test_set", "langpair", "origlang", "subset", "cache_dir", "offline", "mirrors",
@@ -39,7 +38,7 @@ def comparison_inputs(*, systems_metavar: str, systems_help: str, docids_help: s
         click.option("-nr", "--num-refs", type=click.IntRange(min=1), default=INPUT_DEFAULTS.num_refs,
                      show_default=True, help="Split the single reference file on tabs into this many references."),
         click.option("-e", "--encoding", default=INPUT_DEFAULTS.encoding, show_default=True,
-                     callback=check_encoding, help="Encoding of every input file."),
+                     help="Encoding of every input file."),
         click.option("--max-line-bytes", type=click.IntRange(min=0), default=INPUT_DEFAULTS.max_line_bytes,
                      show_default=True,
                      help="Refuse an input line longer than this many bytes (exit 3) as it arrives; 0: no limit."),

@@ -40,10 +40,10 @@ SHORT_OPTION = click.option("-sh", "--short", is_flag=True, help="Short signatur
 @fixed_line_limit
 def read_lines(path: str) -> list[str]:
     """A file's lines as bleucli reads every input (``-`` is stdin; ``.gz`` decompressed)."""
-    from ..input.reading import STDIN, decode_source, read_source, read_stdin
+    from ..input.reading import STDIN_NAME, decode_source, read_source, read_stdin
 
     if path == "-":
-        return decode_source(read_stdin(), STDIN).lines()
+        return decode_source(read_stdin(), STDIN_NAME).lines()
     return read_source(path).lines()
 
 

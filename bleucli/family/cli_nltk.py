@@ -29,7 +29,7 @@ def register_bleu_family_commands(group: click.Group) -> None:
 def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], list[list[str]]]:
     """Hypothesis lines (``-i`` file or stdin) and reference lines, same length or a one-line error."""
     from ..errors import InputError, LengthMismatchError
-    from ..input.reading import STDIN, decode_source, read_source, read_stdin
+    from ..input.reading import STDIN_NAME, decode_source, read_source, read_stdin
 
     if not refs:
         raise click.UsageError("give at least one reference file")
@@ -37,8 +37,8 @@ def _read(refs: tuple[str, ...], hypothesis: str | None) -> tuple[list[str], lis
     if hypothesis is None:
         data = read_stdin("; give the hypothesis with -i FILE",
                           "no hypothesis: give -i FILE or pipe the output on stdin")
-        hyps = decode_source(data, STDIN).lines()
-        name = STDIN
+        hyps = decode_source(data, STDIN_NAME).lines()
+        name = STDIN_NAME
     else:
         hyps = read_source(hypothesis).lines()
         name = hypothesis

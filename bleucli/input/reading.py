@@ -124,11 +124,7 @@ def read_stdin(closed_hint: str = "", terminal_error: str | None = None) -> byte
     stdin = stdin_buffer(closed_hint)  # CliRunner gives one too
     if terminal_error is not None and stdin.isatty():
         raise InputError(terminal_error)
-    return read_stream(stdin, STDIN)
-
-
-#: How the standard input is named in messages.
-STDIN = "<stdin>"
+    return read_stream(stdin, STDIN_NAME)
 
 
 def stdin_buffer(hint: str = "") -> BinaryIO:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from ..errors import InputError, OptionError
 from ..frozen import Frozen
-from .reading import DEFAULT_MAX_LINE_BYTES, STDIN_NAME, FileLines, iter_lines
+from .reading import DEFAULT_MAX_LINE_BYTES, STDIN_NAME, FileLines, encoding_problem, iter_lines
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..options import InputOptions
@@ -60,6 +60,9 @@ def open_inputs(
     the systems are filtered as its references are; ``full`` (a list to fill) then receives each system's
     unfiltered lines. Notices about the input (BOM...) are appended to ``notices``.
     """
+    problem = encoding_problem(options.encoding)
+    if problem is not None:  # the caller's mistake, not the data's: before any file is opened
+        raise OptionError(f"--encoding: {problem}")
     limit = options.max_line_bytes
     if options.aligned is not None:
         from .aligned import AlignedFile, open_aligned
