@@ -627,8 +627,9 @@ def test_human_accuracy_without_a_paired_test_is_a_usage_error(files: Path) -> N
     paired = invoke([str(files / "ref"), "-i", str(files / "hyp"), str(files / "hyp2"), "-pbs", "-pbsn", "10",
                      "--human-accuracy", "-f", "text"])
     assert paired.exit_code == 0, paired.stderr
-    shard = invoke(["stats", str(files / "ref"), "-i", str(files / "hyp"), "--human-accuracy"])  # no -pbs there
-    assert shard.exit_code == 2 and "--human-accuracy" in _one_error_line(shard.stderr)
+    for option in ("--human-accuracy", "-d"):  # stats has no -pbs/-par and prints no score: both were ignored
+        shard = invoke(["stats", str(files / "ref"), "-i", str(files / "hyp"), option])
+        assert shard.exit_code == 2 and option in _one_error_line(shard.stderr)
 
 
 @pytest.mark.parametrize("command", [[], ["stats"], ["compare"], ["rank"]])

@@ -24,7 +24,7 @@ from ..options import FORMATS, MAX_JOBS, OUTPUT_DEFAULTS, OutputOptions, RunOpti
 #: Scoring options that make no sense for a shard (it holds sums, not printed scores).
 _NOT_FOR_SHARDS = {"sentence_level", "confidence", "confidence_n", "paired_bs", "paired_bs_n", "paired_ar",
                    "paired_ar_n", "seed", "output_format", "score_only", "width", "short", "expect_signature",
-                   "echo", "list_sets", "citation", "download", "version", "human_accuracy",
+                   "echo", "list_sets", "citation", "download", "version", "human_accuracy", "detail",
                    # segment scores are not text statistics; documents are chosen when merging
                    "segment_scores", "lower_is_better", "resample_unit", "docids"}
 
