@@ -48,6 +48,7 @@ Nothing here prints, exits or imports click.
 from __future__ import annotations
 
 import hashlib
+import heapq
 from array import array
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -635,7 +636,7 @@ def compare(
     others = [(metric, metric_rows) for metric, metric_rows in zip(metrics, rows) if metric.name != "BLEU"]
     other_scores = [sentence_score_matrix(metric, metric_rows, nrefs) for metric, metric_rows in others]
     segments = _segments(sentence_metric, tokens, systems, references, all_rows[bleu_index], source, documents,
-                         nrefs, other_scores, progress)
+                         nrefs, other_scores, progress, options.jobs)
     inputs = [InputFile("test set", test_set[0], test_set[1])] if test_set is not None else []
     inputs += [InputFile("reference", name, digest(lines)) for name, lines in zip(reference_names, references)]
     if source is not None:
@@ -694,12 +695,15 @@ class _Tokens:
         same = table.setdefault
 
         def tokens(line: str) -> list[str]:
-            return [same(token, token) for token in metric._tokens(line)]
+            found = metric._tokens(line)
+            return list(map(same, found, found))
 
         self.systems = [[tokens(line) for line in system] for system in systems]
         self.references = [[tokens(line) for line in refs] for refs in references]
         #: counted n-gram start positions per order, ``[system][segment]`` (set by :func:`_segments`)
         self.counted: list[list[tuple[tuple[int, ...], ...]]] = [[] for _ in systems]
+        #: each system's counted n-grams over the corpus (set by :func:`_segments`)
+        self.found: list[Counter[tuple[str, ...]]] = [Counter() for _ in systems]
 
 
 def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed: int | None, jobs: int,
@@ -720,29 +724,208 @@ def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed:
 def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
               references: Sequence[Sequence[str]], rows: Sequence[Sequence[Sequence[int]]],
               source: Sequence[str] | None, documents: Sequence[str] | None, nrefs: int,
-              other_scores: Sequence[Any] = (), progress: Callable[[int], None] | None = None) -> tuple[Segment, ...]:
+              other_scores: Sequence[Any] = (), progress: Callable[[int], None] | None = None,
+              jobs: int = 1) -> tuple[Segment, ...]:
+    """Every segment with every system's output highlighted; each system's counted n-grams, summed over the
+    corpus, are left in ``tokens.found`` (what :func:`_ngram_differences` ranks).
+
+    With ``jobs`` above 1 (and ``fork``), the segments are cut into one contiguous range per worker
+    (:meth:`~bleucli.engine.executor.Workers.split`: forked children inherit the tokens), and the parts are
+    joined in order, so the result is the one of a single process.
+    """
+    from ..engine.executor import Workers, resolve_jobs
+
+    size = len(references[0]) if references else 0
+    context = _ViewContext(metric, tokens, systems, references, [list(system_rows) for system_rows in rows],
+                           source, documents, nrefs, [matrix.tolist() for matrix in other_scores])
+    with Workers(context, resolve_jobs(jobs, max(1, size // _VIEW_MIN_SEGMENTS))) as workers:
+        if not workers.forks:  # one process (or no fork): the whole range here, counted on the bar as it goes
+            parts = [_view_part(context, 0, size, progress)]
+        else:
+            cuts = [size * p // workers.workers for p in range(workers.workers + 1)]
+            ranges: list[tuple[Any, ...]] = [(lo, hi) for lo, hi in zip(cuts, cuts[1:])]
+            shown = [0]
+            if progress is not None:  # this process's part stands for every part on the bar
+                def advance(count: int) -> None:
+                    step = min(count * workers.workers, size - shown[0])
+                    shown[0] += step
+                    progress(step)
+
+                ranges[0] += (advance,)
+            parts = workers.split(_view_part, ranges)
+            if progress is not None and size > shown[0]:
+                progress(size - shown[0])
+    segments: list[Segment] = []
+    found: list[Counter[tuple[str, ...]]] = [Counter() for _ in systems]
+    for part_segments, part_found in parts:
+        segments += part_segments
+        for total, more in zip(found, part_found):
+            if total:
+                for gram, count in more.items():
+                    total[gram] = total.get(gram, 0) + count
+            else:
+                total.update(more)
+    tokens.found = found
+    tokens.counted = [[segment.systems[k].counted for segment in segments] for k in range(len(systems))]
+    return tuple(segments)
+
+
+#: Fewest segments worth a worker of the sentence view (below, forking costs more than it saves).
+_VIEW_MIN_SEGMENTS = 500
+
+
+class _ViewContext(NamedTuple):
+    """What every part of the sentence view reads (inherited by forked workers, never sent)."""
+
+    metric: Any
+    tokens: Any
+    systems: Sequence[Sequence[str]]
+    references: Sequence[Sequence[str]]
+    rows: list[Sequence[Sequence[int]]]
+    source: Sequence[str] | None
+    documents: Sequence[str] | None
+    nrefs: int
+    other: list[list[list[float]]]
+
+
+def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int], None] | None = None,
+               ) -> tuple[list[Segment], list[Counter[tuple[str, ...]]]]:
+    """Segments ``lo..hi-1`` of the sentence view, and each system's counted n-grams on them.
+
+    An output equal to another system's on the same segment is highlighted once: its tokens, counted
+    n-grams and places are the same, and so is what differs from the baseline (system 1 for the
+    baseline itself, which only the baseline compares with); sentence BLEU is computed once per
+    distinct statistics row.
+    """
+    metric, tokens, systems, references, rows, source, documents, nrefs, other_lists = context
+    max_order, lowercase = metric.max_ngram_order, metric.lowercase
+    found: list[Counter[tuple[str, ...]]] = [Counter() for _ in systems]
+    scored: dict[tuple[int, ...], tuple[float, float]] = {}
     out = []
-    other_lists = [matrix.tolist() for matrix in other_scores]  # Python floats, read a segment at a time
-    for i, refs in enumerate(zip(*references)):
-        if progress is not None and i and not i % 1000:
+    system_tokens, reference_tokens = tokens.systems, tokens.references
+    for i in range(lo, hi):
+        if progress is not None and i > lo and not (i - lo) % 1000:
             progress(1000)
-        ref_tokens = [per_ref[i] for per_ref in tokens.references]
-        limits = reference_limits(ref_tokens, metric.max_ngram_order)
+        ref_tokens = [per_ref[i] for per_ref in reference_tokens]
+        limits = reference_limits(ref_tokens, max_order)
+        done: dict[tuple[str, bool], tuple[tuple[tuple[int, ...], ...], PackedSpans, int, list[tuple[str, ...]]]] = {}
         entries = []
         for k, system in enumerate(systems):
+            hypothesis = system[i]
+            key = (hypothesis, k == 0)
+            view = done.get(key)
+            if view is None:
+                words = system_tokens[k][i]
+                starts, grams = _counted(words, limits, max_order)
+                other = system_tokens[1 if k == 0 else 0][i]
+                flat, unplaced = _flat_spans(words, hypothesis, starts, other, lowercase)
+                view = done[key] = (tuple(map(tuple, starts)), PackedSpans.from_flat(flat, len(hypothesis)), unplaced,
+                                    grams)
+            counted, spans, unplaced, grams = view
+            _count_elements(found[k], grams)
             row = tuple(map(int, rows[k][i]))
-            score = metric.score_from_statistics(row, nrefs)
-            other = tokens.systems[1 if k == 0 else 0][i]
-            found, flat, unplaced = _highlight_flat(metric, tokens.systems[k][i], system[i], ref_tokens, other,
-                                                    limits)
-            counted = tuple(tuple(starts) for starts in found)
-            tokens.counted[k].append(counted)
-            entries.append(SystemSegment(system[i], row, score.score, score.bp, tuple(len(s) for s in found), counted,
-                                         PackedSpans.from_flat(flat, len(system[i])), unplaced,
-                                         tuple(matrix[k][i] for matrix in other_lists)))
-        out.append(Segment(i + 1, tuple(refs), tuple(entries), source[i] if source is not None else None,
+            score = scored.get(row)
+            if score is None:
+                result = metric.score_from_statistics(row, nrefs)
+                score = scored[row] = (result.score, result.bp)
+            entries.append(SystemSegment(hypothesis, row, score[0], score[1], tuple(map(len, counted)), counted,
+                                         spans, unplaced, tuple(matrix[k][i] for matrix in other_lists)))
+        out.append(Segment(i + 1, tuple(refs[i] for refs in references), tuple(entries),
+                           source[i] if source is not None else None,
                            documents[i] if documents is not None else None))
-    return tuple(out)
+    return out, found
+
+
+def _counted(hypothesis: Sequence[str], limits: Sequence[Counter[tuple[str, ...]]],
+             max_order: int) -> tuple[list[list[int]], list[tuple[str, ...]]]:
+    """:func:`counted_ngrams` with ``limits`` given, and the counted n-grams themselves (every order).
+
+    An order whose n-grams found in the references are all different is counted whole: each is within
+    its limit (at least 1), so the clipping loop runs only where an n-gram repeats.
+    """
+    counted: list[list[int]] = []
+    chosen: list[tuple[str, ...]] = []
+    candidates: Sequence[int] = range(len(hypothesis))
+    for n in range(1, max_order + 1):
+        if not candidates:
+            counted.extend([] for _ in range(n, max_order + 1))
+            break
+        limit = limits[n - 1]
+        grams = list(zip(*(hypothesis[j:] for j in range(n))))
+        if n == 1:
+            present = [i for i, gram in enumerate(grams) if gram in limit]
+        else:
+            last = len(grams) - 1
+            present = [i for i in candidates if i <= last and grams[i] in limit]
+        kept = [grams[i] for i in present]
+        if len(set(kept)) == len(kept):
+            counted.append(present)
+            chosen += kept
+        else:
+            used: dict[tuple[str, ...], int] = {}
+            starts = []
+            for i, gram in zip(present, kept):
+                times = used.get(gram, 0)
+                if times < limit[gram]:
+                    used[gram] = times + 1
+                    starts.append(i)
+                    chosen.append(gram)
+            counted.append(starts)
+        candidates = present
+    return counted, chosen
+
+
+def _flat_spans(words: list[str], hypothesis: str, counted: Sequence[Sequence[int]], other: Sequence[str],
+                lowercase: bool) -> tuple[list[int], int]:
+    """The spans of :func:`_highlight_flat` (``start, end, order, differs`` a placed token) and the unplaced count.
+
+    The same placing as :func:`place_tokens`, written in one loop for the common case (no lowercasing,
+    a token with one written form); any other token is placed by :func:`place_tokens`' rules.
+    """
+    orders = [0] * len(words)
+    for n, starts in enumerate(counted, 1):
+        if n == 1:
+            for start in starts:
+                orders[start] = 1
+        else:
+            span = [n] * n
+            for start in starts:
+                orders[start:start + n] = span
+    available: dict[str, int] = {}
+    _count_elements(available, other)
+    flat: list[int] = []
+    unplaced = 0
+    if lowercase:
+        for token, order, place in zip(words, orders, place_tokens(hypothesis, words, lowercase)):
+            left = available.get(token, 0)
+            available[token] = left - 1
+            if place is None:
+                unplaced += 1
+                continue
+            flat += (place[0], place[1], order, left <= 0)
+        return flat, unplaced
+    find = hypothesis.find
+    plain = _ESCAPABLE.isdisjoint
+    cursor = 0
+    for token, order in zip(words, orders):
+        left = available.get(token, 0)
+        available[token] = left - 1
+        if plain(token):
+            found = find(token, cursor)
+            if found < 0:
+                unplaced += 1
+                continue
+            end = found + len(token)
+        else:
+            hits = [(at, -len(form)) for form in _written_forms(token) if (at := find(form, cursor)) >= 0]
+            if not hits:
+                unplaced += 1
+                continue
+            found, negative_length = min(hits)
+            end = found - negative_length
+        flat += (found, end, order, left <= 0)
+        cursor = end
+    return flat, unplaced
 
 
 def _interval_columns(matrix: Any, n: int, seed: int | None) -> Any:
@@ -937,35 +1120,53 @@ def _document_buckets(metric: Metric[Any], segments: Sequence[Segment], rows: Se
 
 def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[NgramComparison, ...]:
     """For each candidate, the n-grams (orders 1..N) BLEU counted more often for it than for the baseline, and
-    the reverse, by the difference of their corpus counts (ties: by text)."""
-    # each segment's counted n-grams are made again where they are needed, never held for the corpus
-    # (24 million tuples, 1.7 GB, at 200,000 segments x 2 systems)
-    def grams(k: int, i: int) -> list[tuple[str, ...]]:
-        words = tokens.systems[k][i]
-        return [tuple(words[s:s + n]) for n, starts in enumerate(tokens.counted[k][i], 1) for s in starts]
+    the reverse, by the difference of their corpus counts (ties: by text).
 
-    def counts(k: int) -> Counter[tuple[str, ...]]:
-        found: Counter[tuple[str, ...]] = Counter()
-        for i in range(len(segments)):
-            found.update(grams(k, i))
-        return found
+    The corpus counts are the sentence view's (``tokens.found``). A list holds the largest differences,
+    and a difference is at most the count of the side that has more: each list reads the counts from the
+    largest down and stops below the 15th difference found so far (ties included), instead of ranking
+    every n-gram.
+    """
+    found = tokens.found
+    baseline = found[0]
+    by_count = [sorted(counts.items(), key=_by_count) for counts in found]
 
-    baseline = counts(0)
+    def largest(side: list[tuple[tuple[str, ...], int]], other: Counter[tuple[str, ...]],
+                sign: int) -> list[tuple[int, tuple[str, ...]]]:
+        kept: list[tuple[int, tuple[str, ...]]] = []
+        best: list[int] = []  # the NGRAM_LIST_LENGTH largest differences so far (a heap, smallest first)
+        for gram, count in side:
+            if len(best) == NGRAM_LIST_LENGTH and count < best[0]:
+                break
+            difference = count - other.get(gram, 0)
+            if difference > 0:
+                kept.append((-difference, gram))
+                if len(best) < NGRAM_LIST_LENGTH:
+                    heapq.heappush(best, difference)
+                elif difference > best[0]:
+                    heapq.heapreplace(best, difference)
+        return [(sign * -negative, gram) for negative, gram in sorted(kept)[:NGRAM_LIST_LENGTH]]
+
     lists = []
-    for k in range(1, len(tokens.systems)):
-        candidate = counts(k)
-        diffs = [(candidate[g] - baseline[g], g) for g in set(candidate) | set(baseline)]
-        better = sorted((d for d in diffs if d[0] > 0), key=lambda d: (-d[0], d[1]))[:NGRAM_LIST_LENGTH]
-        worse = sorted((d for d in diffs if d[0] < 0), key=lambda d: (d[0], d[1]))[:NGRAM_LIST_LENGTH]
-        lists.append((k, [[(g, (baseline[g], candidate[g])) for _, g in chosen] for chosen in (better, worse)]))
+    for k in range(1, len(found)):
+        better = largest(by_count[k], baseline, 1)
+        worse = largest(by_count[0], found[k], -1)
+        lists.append((k, [[(g, (baseline.get(g, 0), found[k].get(g, 0))) for _, g in chosen]
+                          for chosen in (better, worse)]))
     # where each system has each listed n-gram counted: one pass over every system's segments for all the
-    # lists (each candidate's list is shown with the segments where it or the baseline has the n-gram)
+    # lists (each candidate's list is shown with the segments where it or the baseline has the n-gram); a
+    # counted n-gram is made only when its first token starts a listed n-gram of its order
     wanted = {g for _, chosen in lists for side in chosen for g, _ in side}
+    first = [{g[0] for g in wanted if len(g) == n} for n in range(1, max(map(len, wanted), default=0) + 1)]
     places: list[dict[tuple[str, ...], array[int]]] = [{} for _ in tokens.systems]
-    for k, found in enumerate(places):
+    for k, at in enumerate(places):
+        words_of, counted_of = tokens.systems[k], tokens.counted[k]
         for i in range(len(segments)):
-            for gram in {g for g in grams(k, i) if g in wanted}:
-                found.setdefault(gram, array("i")).append(i + 1)
+            words = words_of[i]
+            here = {g for n, (starts, heads) in enumerate(zip(counted_of[i], first), 1) if heads
+                    for s in starts if words[s] in heads and (g := tuple(words[s:s + n])) in wanted}
+            for gram in here:
+                at.setdefault(gram, array("i")).append(i + 1)
     out = []
     for k, chosen in lists:
         listed = [tuple(NgramDifference(" ".join(g), len(g), pair,
@@ -973,6 +1174,10 @@ def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[Ng
                         for g, pair in side) for side in chosen]
         out.append(NgramComparison(k, listed[0], listed[1]))
     return tuple(out)
+
+
+def _by_count(item: tuple[tuple[str, ...], int]) -> int:
+    return -item[1]
 
 
 __all__ = ["Comparison", "Segment", "SystemSegment", "TokenSpan", "Bucket", "NgramDifference", "NgramComparison",
