@@ -48,7 +48,6 @@ Nothing here prints, exits or imports click.
 from __future__ import annotations
 
 import hashlib
-import heapq
 from array import array
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -702,8 +701,9 @@ class _Tokens:
         self.references = [[tokens(line) for line in refs] for refs in references]
         #: counted n-gram start positions per order, ``[system][segment]`` (set by :func:`_segments`)
         self.counted: list[list[tuple[tuple[int, ...], ...]]] = [[] for _ in systems]
-        #: each system's counted n-grams over the corpus (set by :func:`_segments`)
-        self.found: list[Counter[tuple[str, ...]]] = [Counter() for _ in systems]
+        #: each system's counted n-grams over the corpus (a :class:`~bleucli.report.matching.GramCounts`, set by
+        #: :func:`_segments`)
+        self.found: Any = None
 
 
 def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed: int | None, jobs: int,
@@ -755,16 +755,13 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
             parts = workers.split(_view_part, ranges)
             if progress is not None and size > shown[0]:
                 progress(size - shown[0])
+    from .matching import GramCounts
+
     segments: list[Segment] = []
-    found: list[Counter[tuple[str, ...]]] = [Counter() for _ in systems]
+    found = GramCounts(len(systems), metric.max_ngram_order)
     for part_segments, part_found in parts:
         segments += part_segments
-        for total, more in zip(found, part_found):
-            if total:
-                for gram, count in more.items():
-                    total[gram] = total.get(gram, 0) + count
-            else:
-                total.update(more)
+        found.add(part_found)
     tokens.found = found
     tokens.counted = [[segment.systems[k].counted for segment in segments] for k in range(len(systems))]
     return tuple(segments)
@@ -789,127 +786,81 @@ class _ViewContext(NamedTuple):
 
 
 def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int], None] | None = None,
-               ) -> tuple[list[Segment], list[Counter[tuple[str, ...]]]]:
+               ) -> tuple[list[Segment], list[tuple[list[tuple[str, ...]], Any]]]:
     """Segments ``lo..hi-1`` of the sentence view, and each system's counted n-grams on them.
 
-    An output equal to another system's on the same segment is highlighted once: its tokens, counted
-    n-grams and places are the same, and so is what differs from the baseline (system 1 for the
-    baseline itself, which only the baseline compares with); sentence BLEU is computed once per
-    distinct statistics row.
+    The counting (counted n-grams, each token's order and whether it differs) is
+    :func:`bleucli.report.matching.match`'s, a block of segments at a time; the tokens are placed on
+    the characters here. An output equal to another system's on the same segment is placed once (its
+    tokens and counts are the same, and so is what differs from the baseline: system 1 for the baseline
+    itself, which only the baseline compares with); sentence BLEU is computed once per distinct row.
     """
+    from .matching import GramCounts, match
+
     metric, tokens, systems, references, rows, source, documents, nrefs, other_lists = context
     max_order, lowercase = metric.max_ngram_order, metric.lowercase
-    found: list[Counter[tuple[str, ...]]] = [Counter() for _ in systems]
+    found = GramCounts(len(systems), max_order)
     scored: dict[tuple[int, ...], tuple[float, float]] = {}
     out = []
     system_tokens, reference_tokens = tokens.systems, tokens.references
-    for i in range(lo, hi):
-        if progress is not None and i > lo and not (i - lo) % 1000:
-            progress(1000)
-        ref_tokens = [per_ref[i] for per_ref in reference_tokens]
-        limits = reference_limits(ref_tokens, max_order)
-        done: dict[tuple[str, bool], tuple[tuple[tuple[int, ...], ...], PackedSpans, int, list[tuple[str, ...]]]] = {}
-        entries = []
-        for k, system in enumerate(systems):
-            hypothesis = system[i]
-            key = (hypothesis, k == 0)
-            view = done.get(key)
-            if view is None:
-                words = system_tokens[k][i]
-                starts, grams = _counted(words, limits, max_order)
-                other = system_tokens[1 if k == 0 else 0][i]
-                flat, unplaced = _flat_spans(words, hypothesis, starts, other, lowercase)
-                view = done[key] = (tuple(map(tuple, starts)), PackedSpans.from_flat(flat, len(hypothesis)), unplaced,
-                                    grams)
-            counted, spans, unplaced, grams = view
-            _count_elements(found[k], grams)
-            row = tuple(map(int, rows[k][i]))
-            score = scored.get(row)
-            if score is None:
-                result = metric.score_from_statistics(row, nrefs)
-                score = scored[row] = (result.score, result.bp)
-            entries.append(SystemSegment(hypothesis, row, score[0], score[1], tuple(map(len, counted)), counted,
-                                         spans, unplaced, tuple(matrix[k][i] for matrix in other_lists)))
-        out.append(Segment(i + 1, tuple(refs[i] for refs in references), tuple(entries),
-                           source[i] if source is not None else None,
-                           documents[i] if documents is not None else None))
-    return out, found
+    others = [1 if k == 0 else 0 for k in range(len(systems))]
+    for block in range(lo, hi, _VIEW_BLOCK):
+        end = min(hi, block + _VIEW_BLOCK)
+        matches = match([per_system[block:end] for per_system in system_tokens],
+                        [per_ref[block:end] for per_ref in reference_tokens], max_order, others)
+        found.add(matches.found)
+        for i in range(block, end):
+            if progress is not None and i > lo and not (i - lo) % 1000:
+                progress(1000)
+            j = i - block
+            done: dict[tuple[str, bool], tuple[PackedSpans, int]] = {}
+            entries = []
+            for k, system in enumerate(systems):
+                hypothesis = system[i]
+                key = (hypothesis, k == 0)
+                view = done.get(key)
+                if view is None:
+                    flat, unplaced = _flat_spans(system_tokens[k][i], hypothesis, matches.orders[k][j],
+                                                 matches.differs[k][j], lowercase)
+                    view = done[key] = (PackedSpans.from_flat(flat, len(hypothesis)), unplaced)
+                counted = matches.counted[k][j]
+                row = tuple(map(int, rows[k][i]))
+                score = scored.get(row)
+                if score is None:
+                    result = metric.score_from_statistics(row, nrefs)
+                    score = scored[row] = (result.score, result.bp)
+                entries.append(SystemSegment(hypothesis, row, score[0], score[1], tuple(map(len, counted)), counted,
+                                             view[0], view[1], tuple(matrix[k][i] for matrix in other_lists)))
+            out.append(Segment(i + 1, tuple(refs[i] for refs in references), tuple(entries),
+                               source[i] if source is not None else None,
+                               documents[i] if documents is not None else None))
+    return out, found.parts()
 
 
-def _counted(hypothesis: Sequence[str], limits: Sequence[Counter[tuple[str, ...]]],
-             max_order: int) -> tuple[list[list[int]], list[tuple[str, ...]]]:
-    """:func:`counted_ngrams` with ``limits`` given, and the counted n-grams themselves (every order).
-
-    An order whose n-grams found in the references are all different is counted whole: each is within
-    its limit (at least 1), so the clipping loop runs only where an n-gram repeats.
-    """
-    counted: list[list[int]] = []
-    chosen: list[tuple[str, ...]] = []
-    candidates: Sequence[int] = range(len(hypothesis))
-    for n in range(1, max_order + 1):
-        if not candidates:
-            counted.extend([] for _ in range(n, max_order + 1))
-            break
-        limit = limits[n - 1]
-        grams = list(zip(*(hypothesis[j:] for j in range(n))))
-        if n == 1:
-            present = [i for i, gram in enumerate(grams) if gram in limit]
-        else:
-            last = len(grams) - 1
-            present = [i for i in candidates if i <= last and grams[i] in limit]
-        kept = [grams[i] for i in present]
-        if len(set(kept)) == len(kept):
-            counted.append(present)
-            chosen += kept
-        else:
-            used: dict[tuple[str, ...], int] = {}
-            starts = []
-            for i, gram in zip(present, kept):
-                times = used.get(gram, 0)
-                if times < limit[gram]:
-                    used[gram] = times + 1
-                    starts.append(i)
-                    chosen.append(gram)
-            counted.append(starts)
-        candidates = present
-    return counted, chosen
+#: Segments counted by one call of :func:`bleucli.report.matching.match` (bounds its arrays' memory).
+_VIEW_BLOCK = 2000
 
 
-def _flat_spans(words: list[str], hypothesis: str, counted: Sequence[Sequence[int]], other: Sequence[str],
+def _flat_spans(words: list[str], hypothesis: str, orders: Sequence[int], differs: Sequence[int],
                 lowercase: bool) -> tuple[list[int], int]:
     """The spans of :func:`_highlight_flat` (``start, end, order, differs`` a placed token) and the unplaced count.
 
     The same placing as :func:`place_tokens`, written in one loop for the common case (no lowercasing,
     a token with one written form); any other token is placed by :func:`place_tokens`' rules.
     """
-    orders = [0] * len(words)
-    for n, starts in enumerate(counted, 1):
-        if n == 1:
-            for start in starts:
-                orders[start] = 1
-        else:
-            span = [n] * n
-            for start in starts:
-                orders[start:start + n] = span
-    available: dict[str, int] = {}
-    _count_elements(available, other)
     flat: list[int] = []
     unplaced = 0
     if lowercase:
-        for token, order, place in zip(words, orders, place_tokens(hypothesis, words, lowercase)):
-            left = available.get(token, 0)
-            available[token] = left - 1
+        for order, differ, place in zip(orders, differs, place_tokens(hypothesis, words, lowercase)):
             if place is None:
                 unplaced += 1
                 continue
-            flat += (place[0], place[1], order, left <= 0)
+            flat += (place[0], place[1], order, differ)
         return flat, unplaced
     find = hypothesis.find
     plain = _ESCAPABLE.isdisjoint
     cursor = 0
-    for token, order in zip(words, orders):
-        left = available.get(token, 0)
-        available[token] = left - 1
+    for token, order, differ in zip(words, orders, differs):
         if plain(token):
             found = find(token, cursor)
             if found < 0:
@@ -923,7 +874,7 @@ def _flat_spans(words: list[str], hypothesis: str, counted: Sequence[Sequence[in
                 continue
             found, negative_length = min(hits)
             end = found - negative_length
-        flat += (found, end, order, left <= 0)
+        flat += (found, end, order, differ)
         cursor = end
     return flat, unplaced
 
@@ -1122,37 +1073,35 @@ def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[Ng
     """For each candidate, the n-grams (orders 1..N) BLEU counted more often for it than for the baseline, and
     the reverse, by the difference of their corpus counts (ties: by text).
 
-    The corpus counts are the sentence view's (``tokens.found``). A list holds the largest differences,
-    and a difference is at most the count of the side that has more: each list reads the counts from the
-    largest down and stops below the 15th difference found so far (ties included), instead of ranking
-    every n-gram.
+    The corpus counts are the sentence view's (``tokens.found``, a column per n-gram): the differences
+    of every n-gram are array arithmetic, and only the n-grams at or above a list's 15th difference
+    (ties included) are sorted by text.
     """
+    import numpy as np
+
     found = tokens.found
-    baseline = found[0]
-    by_count = [sorted(counts.items(), key=_by_count) for counts in found]
+    parts = [(grams, counts) for grams, counts in found.parts() if grams]
 
-    def largest(side: list[tuple[tuple[str, ...], int]], other: Counter[tuple[str, ...]],
-                sign: int) -> list[tuple[int, tuple[str, ...]]]:
-        kept: list[tuple[int, tuple[str, ...]]] = []
-        best: list[int] = []  # the NGRAM_LIST_LENGTH largest differences so far (a heap, smallest first)
-        for gram, count in side:
-            if len(best) == NGRAM_LIST_LENGTH and count < best[0]:
-                break
-            difference = count - other.get(gram, 0)
-            if difference > 0:
-                kept.append((-difference, gram))
-                if len(best) < NGRAM_LIST_LENGTH:
-                    heapq.heappush(best, difference)
-                elif difference > best[0]:
-                    heapq.heapreplace(best, difference)
-        return [(sign * -negative, gram) for negative, gram in sorted(kept)[:NGRAM_LIST_LENGTH]]
+    def largest(k: int, sign: int) -> list[tuple[str, ...]]:
+        """The n-grams of the NGRAM_LIST_LENGTH largest ``sign * (candidate - baseline)`` above 0, ties by text."""
+        differences = [sign * (counts[k] - counts[0]) for _, counts in parts]
+        every = np.concatenate(differences) if differences else np.zeros(0, dtype=np.int64)
+        positive = every[every > 0]
+        if not len(positive):
+            return []
+        cut = len(positive) - NGRAM_LIST_LENGTH
+        floor = int(np.partition(positive, cut)[cut]) if cut > 0 else 1
+        near = [(-int(difference[g]), grams[g]) for (grams, _), difference in zip(parts, differences)
+                for g in np.flatnonzero(difference >= floor).tolist()]
+        return [gram for _, gram in sorted(near)[:NGRAM_LIST_LENGTH]]
 
-    lists = []
-    for k in range(1, len(found)):
-        better = largest(by_count[k], baseline, 1)
-        worse = largest(by_count[0], found[k], -1)
-        lists.append((k, [[(g, (baseline.get(g, 0), found[k].get(g, 0))) for _, g in chosen]
-                          for chosen in (better, worse)]))
+    def pair(k: int, gram: tuple[str, ...]) -> tuple[int, int]:
+        counts = found.counts[len(gram) - 1]
+        g = found.numbers[len(gram) - 1][gram]
+        return int(counts[0, g]), int(counts[k, g])
+
+    lists = [(k, [[(g, pair(k, g)) for g in largest(k, sign)] for sign in (1, -1)])
+             for k in range(1, found.n_systems)]
     # where each system has each listed n-gram counted: one pass over every system's segments for all the
     # lists (each candidate's list is shown with the segments where it or the baseline has the n-gram); a
     # counted n-gram is made only when its first token starts a listed n-gram of its order
@@ -1174,10 +1123,6 @@ def _ngram_differences(tokens: _Tokens, segments: Sequence[Segment]) -> tuple[Ng
                         for g, pair in side) for side in chosen]
         out.append(NgramComparison(k, listed[0], listed[1]))
     return tuple(out)
-
-
-def _by_count(item: tuple[tuple[str, ...], int]) -> int:
-    return -item[1]
 
 
 __all__ = ["Comparison", "Segment", "SystemSegment", "TokenSpan", "Bucket", "NgramDifference", "NgramComparison",
