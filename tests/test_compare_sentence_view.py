@@ -12,6 +12,10 @@ with its documented exit code when the sentence view runs in workers.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -93,3 +97,53 @@ def test_bad_input_is_one_line_with_its_exit_code_with_two_workers(tmp_path):
         assert result.exit_code == code, result.stderr
         lines = result.stderr.splitlines()
         assert len(lines) == 1 and named in lines[0] and "Traceback" not in result.stderr, result.stderr
+
+
+def _children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not hasattr(os, "fork"), reason="forks, reads /proc")
+def test_a_worker_killed_while_it_highlights_is_a_worker_error_naming_the_signal():
+    """The highlighting's worker is a forked child (Workers.split): killed by SIGKILL (the OOM killer) while
+    this process makes the buckets, the run stops with exit 9's error, as every parallel path does."""
+    from bleucli.engine.streaming import Streams, stream_rows
+    from bleucli.errors import ExitCode, WorkerError
+    from bleucli.metrics import registry
+    from bleucli.report.compare import _segments, _Tokens
+
+    folder = DATA / "wmt21-en-de"
+    refs = [list(read(folder / "ref.de.gz"))]
+    names = sorted(p.name for p in (folder / "sys").iterdir())[:4]
+    systems = [list(read(folder / "sys" / name)) for name in names]
+    options = MetricOptions()
+    rows = stream_rows(registry.build_metrics(options, None, None, None), Streams(names, systems, ["ref"], refs))[0]
+    metric = registry.build_metrics(options._replace(bleu=options.bleu._replace(effective_order=True)),
+                                    None, None, None)[0]
+    killed: list[int] = []
+    before = set(_children(os.getpid()))
+
+    def kill_the_worker() -> None:  # runs in this process once the worker is forked
+        for pid in set(_children(os.getpid())) - before:
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        time.sleep(5)  # the error comes at once (SIGCHLD), not after this wait
+
+    started = time.monotonic()
+    with pytest.raises(WorkerError) as error:
+        _segments(metric, _Tokens(metric, systems, refs), systems, refs, rows, None, None, 1, jobs=2,
+                  alongside=[kill_the_worker])
+    assert killed and time.monotonic() - started < 5
+    assert str(error.value) == "a worker process was killed by signal 9 (SIGKILL; out of memory?)"
+    assert error.value.exit_code == ExitCode.WORKER == 9

@@ -761,7 +761,8 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
                 progress(size - cuts[1])
     segments: list[Segment] = []
     found = GramCounts(len(systems), metric.max_ngram_order)
-    for part_segments, part_found, _ in parts:
+    for p, (part_segments, part_found, _) in enumerate(parts):
+        parts[p] = ([], [], [])  # each part's tuples let go once they are records
         segments += _records(part_segments)
         found.add(part_found)
     tokens.found = found
