@@ -634,18 +634,17 @@ def compare(
     tokens = _Tokens(sentence_metric, systems, references)
     # every metric of -m other than BLEU: its sentence scores and buckets (BLEU's are computed below)
     others = [(metric, metric_rows) for metric, metric_rows in zip(metrics, rows) if metric.name != "BLEU"]
-    other_scores = [sentence_score_matrix(metric, metric_rows, nrefs) for metric, metric_rows in others]
     n_boot, seed = significance.paired_bs_n, significance.seed
     bleu_metric, bleu_rows = [*metrics, *extra][bleu_index], all_rows[bleu_index]
     # the buckets that need no sentence view are made while the workers highlight (with -j)
     alongside: list[Callable[[], tuple[Bucket, ...]]] = [
         partial(_length_buckets, bleu_metric, tokens, bleu_rows, nrefs, n_boot, seed),
         partial(_frequency_buckets, tokens, n_boot, seed)]
-    for (metric, metric_rows), matrix in zip(others, other_scores):
-        alongside += [partial(_length_buckets, metric, tokens, metric_rows, nrefs, n_boot, seed),
-                      partial(_score_bins, f"sentence {metric.name}", matrix.T, n_boot, seed, metric.name)]
-    segments, made = _segments(sentence_metric, tokens, systems, references, all_rows[bleu_index], source,
-                               documents, nrefs, other_scores, progress, options.jobs, alongside)
+    for metric, metric_rows in others:
+        alongside.append(partial(_length_buckets, metric, tokens, metric_rows, nrefs, n_boot, seed))
+    # the other metrics' sentence scores (as sentence_score_matrix makes them) come with the sentence view
+    segments, made, other_scores = _segments(sentence_metric, tokens, systems, references, all_rows[bleu_index],
+                                             source, documents, nrefs, others, progress, options.jobs, alongside)
     inputs = [InputFile("test set", test_set[0], test_set[1])] if test_set is not None else []
     inputs += [InputFile("reference", name, digest(lines)) for name, lines in zip(reference_names, references)]
     if source is not None:
@@ -655,8 +654,9 @@ def compare(
     inputs += [InputFile("system", name, digest(lines)) for name, lines in zip(system_names, systems)]
     buckets = (made[0] + _sentence_bleu_bins(segments, n_boot, seed) + made[1]
                + _document_buckets(bleu_metric, segments, bleu_rows, nrefs))
-    for m, (metric, metric_rows) in enumerate(others):
-        buckets += made[2 + 2 * m] + made[3 + 2 * m] + _document_buckets(metric, segments, metric_rows, nrefs)
+    for m, ((metric, metric_rows), matrix) in enumerate(zip(others, other_scores)):
+        buckets += (made[2 + m] + _score_bins(f"sentence {metric.name}", matrix.T, n_boot, seed, metric.name)
+                    + _document_buckets(metric, segments, metric_rows, nrefs))
     return Comparison(
         systems=tuple(system_names), scores=scores, bootstrap=bootstrap, randomization=randomization,
         pairwise=pairwise, segments=segments, buckets=buckets, ngrams=_ngram_differences(tokens, segments),
@@ -728,9 +728,12 @@ def _pairwise(metric: Metric[Any], rows: Sequence[Any], test: str, n: int, seed:
 def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
               references: Sequence[Sequence[str]], rows: Sequence[Sequence[Sequence[int]]],
               source: Sequence[str] | None, documents: Sequence[str] | None, nrefs: int,
-              other_scores: Sequence[Any] = (), progress: Callable[[int], None] | None = None,
-              jobs: int = 1, alongside: Sequence[Callable[[], Any]] = ()) -> tuple[tuple[Segment, ...], list[Any]]:
-    """Every segment with every system's output highlighted, and the results of the ``alongside`` calls.
+              others: Sequence[tuple[Metric[Any], Sequence[Any]]] = (), progress: Callable[[int], None] | None = None,
+              jobs: int = 1, alongside: Sequence[Callable[[], Any]] = (),
+              ) -> tuple[tuple[Segment, ...], list[Any], list[Any]]:
+    """Every segment with every system's output highlighted, the results of the ``alongside`` calls, and the
+    ``[system, segment]`` sentence scores of each of ``others`` (a metric and its rows: what
+    :func:`sentence_score_matrix` gives, made by the parts for their segments).
 
     Each system's counted n-grams, summed over the corpus, are left in ``tokens.found`` (what
     :func:`_ngram_differences` ranks). With ``jobs`` above 1 (and ``fork``), the segments are cut into
@@ -745,7 +748,8 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
 
     size = len(references[0]) if references else 0
     context = _ViewContext(metric, tokens, systems, references, [list(system_rows) for system_rows in rows],
-                           source, documents, nrefs, [matrix.tolist() for matrix in other_scores])
+                           source, documents, nrefs,
+                           [(other, [list(system_rows) for system_rows in other_rows]) for other, other_rows in others])
     with Workers(context, resolve_jobs(jobs, max(1, size // _VIEW_MIN_SEGMENTS))) as workers:
         if not workers.forks:  # one process (or no fork): the whole range here, counted on the bar as it goes
             beside = [call() for call in alongside]
@@ -761,13 +765,20 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
                 progress(size - cuts[1])
     segments: list[Segment] = []
     found = GramCounts(len(systems), metric.max_ngram_order)
-    for p, (part_segments, part_found, _) in enumerate(parts):
-        parts[p] = ([], [], [])  # each part's tuples let go once they are records
+    scores: list[list[list[float]]] = [[[] for _ in systems] for _ in others]
+    for p, (part_segments, part_found, _, part_scores) in enumerate(parts):
+        parts[p] = ([], [], [], [])  # each part's tuples let go once they are records
         segments += _records(part_segments)
         found.add(part_found)
+        for mine, more in zip(scores, part_scores):
+            for system_scores, system_more in zip(mine, more):
+                system_scores += system_more
     tokens.found = found
     tokens.counted = [[segment.systems[k].counted for segment in segments] for k in range(len(systems))]
-    return tuple(segments), beside
+    import numpy as np
+
+    matrices = [np.array(per_metric, dtype=np.float64).reshape(len(systems), -1) for per_metric in scores]
+    return tuple(segments), beside, matrices
 
 
 #: Fewest segments worth a worker of the sentence view (below, forking costs more than it saves).
@@ -801,14 +812,16 @@ class _ViewContext(NamedTuple):
     source: Sequence[str] | None
     documents: Sequence[str] | None
     nrefs: int
-    other: list[list[list[float]]]
+    #: the other metrics of -m and their rows (lists, a segment's row each), for their sentence scores
+    others: list[tuple[Any, list[list[Any]]]]
 
 
 def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int], None] | None = None,
                alongside: Sequence[Callable[[], Any]] = (),
-               ) -> tuple[list[tuple[Any, ...]], list[tuple[list[tuple[str, ...]], Any]], list[Any]]:
+               ) -> tuple[list[tuple[Any, ...]], list[tuple[list[tuple[str, ...]], Any]], list[Any], list[Any]]:
     """Segments ``lo..hi-1`` of the sentence view (as plain tuples, see :func:`_records`), each system's
-    counted n-grams on them, and the results of the ``alongside`` calls, made first.
+    counted n-grams on them, the results of the ``alongside`` calls (made first), and the other metrics'
+    sentence scores of the segments (``[metric][system][segment]``, as :func:`sentence_score_matrix`).
 
     The counting (counted n-grams, each token's order and whether it differs) is
     :func:`bleucli.report.matching.match`'s, a block of segments at a time; the tokens are placed on
@@ -818,18 +831,20 @@ def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int]
     """
     from .matching import GramCounts, match
 
-    metric, tokens, systems, references, rows, source, documents, nrefs, other_lists = context
+    metric, tokens, systems, references, rows, source, documents, nrefs, others = context
     max_order, lowercase = metric.max_ngram_order, metric.lowercase
     beside = [call() for call in alongside]
+    other_lists = [[[other.score_from_statistics(row, nrefs).score for row in system_rows[lo:hi]]
+                    for system_rows in other_rows] for other, other_rows in others]
     found = GramCounts(len(systems), max_order)
     scored: dict[tuple[int, ...], tuple[float, float]] = {}
     out = []
     system_tokens, reference_tokens = tokens.systems, tokens.references
-    others = [1 if k == 0 else 0 for k in range(len(systems))]
+    compared_with = [1 if k == 0 else 0 for k in range(len(systems))]
     for block in range(lo, hi, _VIEW_BLOCK):
         end = min(hi, block + _VIEW_BLOCK)
         matches = match([per_system[block:end] for per_system in system_tokens],
-                        [per_ref[block:end] for per_ref in reference_tokens], max_order, others)
+                        [per_ref[block:end] for per_ref in reference_tokens], max_order, compared_with)
         found.add(matches.found)
         for i in range(block, end):
             if progress is not None and i > lo and not (i - lo) % 1000:
@@ -852,10 +867,10 @@ def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int]
                     result = metric.score_from_statistics(row, nrefs)
                     score = scored[row] = (result.score, result.bp)
                 entries.append((hypothesis, row, score[0], score[1], tuple(map(len, counted)), counted,
-                                view[0], view[1], tuple(matrix[k][i] for matrix in other_lists)))
+                                view[0], view[1], tuple(matrix[k][i - lo] for matrix in other_lists)))
             out.append((i + 1, tuple(refs[i] for refs in references), entries,
                         source[i] if source is not None else None, documents[i] if documents is not None else None))
-    return out, found.parts(), beside
+    return out, found.parts(), beside, other_lists
 
 
 #: Segments counted by one call of :func:`bleucli.report.matching.match` (bounds its arrays' memory).
