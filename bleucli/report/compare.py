@@ -747,9 +747,9 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
     from .matching import GramCounts
 
     size = len(references[0]) if references else 0
-    context = _ViewContext(metric, tokens, systems, references, [list(system_rows) for system_rows in rows],
+    context = _ViewContext(metric, tokens, systems, references, list(rows),
                            source, documents, nrefs,
-                           [(other, [list(system_rows) for system_rows in other_rows]) for other, other_rows in others])
+                           [(other, list(other_rows)) for other, other_rows in others])
     with Workers(context, resolve_jobs(jobs, max(1, size // _VIEW_MIN_SEGMENTS))) as workers:
         if not workers.forks:  # one process (or no fork): the whole range here, counted on the bar as it goes
             beside = [call() for call in alongside]
@@ -812,8 +812,8 @@ class _ViewContext(NamedTuple):
     source: Sequence[str] | None
     documents: Sequence[str] | None
     nrefs: int
-    #: the other metrics of -m and their rows (lists, a segment's row each), for their sentence scores
-    others: list[tuple[Any, list[list[Any]]]]
+    #: the other metrics of -m and their rows (per system), for their sentence scores
+    others: list[tuple[Any, list[Any]]]
 
 
 def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int], None] | None = None,
@@ -846,6 +846,7 @@ def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int]
         matches = match([per_system[block:end] for per_system in system_tokens],
                         [per_ref[block:end] for per_ref in reference_tokens], max_order, compared_with)
         found.add(matches.found)
+        block_rows = [list(system_rows[block:end]) for system_rows in rows]  # a block's rows as lists of ints
         for i in range(block, end):
             if progress is not None and i > lo and not (i - lo) % 1000:
                 progress(1000)
@@ -861,7 +862,7 @@ def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int]
                                                  matches.differs[k][j], lowercase)
                     view = done[key] = (PackedSpans.from_flat(flat, len(hypothesis)).flat, unplaced)
                 counted = matches.counted[k][j]
-                row = tuple(map(int, rows[k][i]))
+                row = tuple(map(int, block_rows[k][j]))
                 score = scored.get(row)
                 if score is None:
                     result = metric.score_from_statistics(row, nrefs)
@@ -874,7 +875,7 @@ def _view_part(context: _ViewContext, lo: int, hi: int, progress: Callable[[int]
 
 
 #: Segments counted by one call of :func:`bleucli.report.matching.match` (bounds its arrays' memory).
-_VIEW_BLOCK = 2000
+_VIEW_BLOCK = 500
 
 
 def _flat_spans(words: list[str], hypothesis: str, orders: Sequence[int], differs: Sequence[int],
