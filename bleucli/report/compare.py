@@ -740,8 +740,8 @@ def _segments(metric: BLEU, tokens: _Tokens, systems: Sequence[Sequence[str]],
     contiguous ranges (:meth:`~bleucli.engine.executor.Workers.split`: forked children inherit the
     tokens): this process makes the ``alongside`` calls (the buckets, which do not need the sentence
     view) and a smaller range, each child a range, and the parts are joined in order, so the result is
-    the one of a single process. A child sends its segments back as plain tuples (a tenth of the time
-    pickling the records would take); they are made into records here.
+    the one of a single process. A child sends its segments back as plain tuples, made into records
+    here (pickling the frozen records themselves took 1.5 s each way for 3,004 segments x 16 systems).
     """
     from ..engine.executor import Workers, resolve_jobs
     from .matching import GramCounts
