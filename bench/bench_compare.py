@@ -2,6 +2,7 @@
 
     python bench/bench_compare.py [--repeat 3] [--systems 4] [--large 21000] [--browser]
     python bench/bench_compare.py --scale 25000 200000 [--before ../before]
+    python bench/bench_compare.py --whole [--repeat 3] [--jobs 1 2] [--formats markdown json html] [--before ../before]
 
 Every generation is a fresh process (``python -m bleucli compare REF -i SYS... --html``),
 measured from a small wrapper process: wall time, CPU time (user + system) and peak
@@ -26,6 +27,11 @@ source and two systems (source, first reference, first two systems, line-aligned
 shuffled (seed 1) and repeated up to N; a row per size, with the page's size.
 ``--before DIR`` adds the same row for another checkout (``PYTHONPATH=DIR``, its
 C extension built), so before and after run under the same load.
+
+With ``--whole`` it measures instead the whole ``compare`` run on all 16 WMT17 en-de
+systems (3,004 segments) with BLEU, chrF and TER, per output format and ``-j``
+(medians of ``--repeat``: wall, user CPU, CPU; ``--before DIR`` alternates with
+another checkout's runs).
 """
 
 from __future__ import annotations
@@ -46,7 +52,8 @@ start = time.perf_counter()
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
 wall = time.perf_counter() - start
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_kb": usage.ru_maxrss}))
+print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "user": usage.ru_utime,
+                  "rss_kb": usage.ru_maxrss}))
 """
 
 _IN_PAGE = """async () => {
@@ -79,7 +86,7 @@ def generate(command: list[str], repeat: int, cwd: Path = REPO) -> dict[str, flo
                                 check=True, cwd=cwd)
         runs.append(json.loads(result.stdout))
     return {"wall": statistics.median(r["wall"] for r in runs), "cpu": statistics.median(r["cpu"] for r in runs),
-            "rss_mb": max(r["rss_kb"] for r in runs) / 1024}
+            "user": statistics.median(r["user"] for r in runs), "rss_mb": max(r["rss_kb"] for r in runs) / 1024}
 
 
 def in_browser(page_path: Path, repeat: int) -> dict[str, float]:
@@ -144,6 +151,39 @@ def scale(sizes: list[int], before: str | None) -> None:
                 html.unlink()
 
 
+def whole_run(before: str | None, repeat: int, jobs: list[int], formats: list[str]) -> None:
+    """``compare`` on every WMT17 en-de system (16 x 3,004 segments) with BLEU, chrF and TER, start to end.
+
+    A row per output format and ``-j``, and per checkout with ``--before``: the runs of both checkouts
+    alternate, so that both see the same load. Medians of ``repeat`` runs: wall time, user CPU and
+    CPU (user + system) of the process and its workers, and the largest peak RSS of one process.
+    """
+    import os
+
+    wmt17 = SHARED / "wmt17-en-de"
+    systems = [str(path) for path in sorted((wmt17 / "sys").iterdir())]
+    checkouts = ([("before", before)] if before else []) + [("after", str(REPO))]
+    print(f"| compare, {len(systems)} WMT17 systems x BLEU, chrF, TER | checkout | wall s | user CPU s | CPU s "
+          "| peak RSS MB |")
+    print("|---|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        for fmt in formats:
+            for job in jobs:
+                runs: dict[str, list[dict[str, float]]] = {label: [] for label, _ in checkouts}
+                for _ in range(repeat):
+                    for label, path in checkouts:
+                        command = ["env", f"PYTHONPATH={os.path.abspath(path)}", sys.executable, "-m", "bleucli",
+                                   "compare", str(wmt17 / "ref.de"), "-i", *systems, "-m", "bleu", "chrf", "ter",
+                                   "-j", str(job), "-q", f"--{fmt}", str(Path(folder) / f"report.{fmt}")]
+                        runs[label].append(generate(command, 1, cwd=Path(path).resolve()))
+                for label, _ in checkouts:
+                    figures = runs[label]
+                    print(f"| `--{fmt}`, `-j {job}` | {label} | {statistics.median(r['wall'] for r in figures):.2f} | "
+                          f"{statistics.median(r['user'] for r in figures):.2f} | "
+                          f"{statistics.median(r['cpu'] for r in figures):.2f} | "
+                          f"{max(r['rss_mb'] for r in figures):.0f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
@@ -152,10 +192,19 @@ def main() -> None:
     parser.add_argument("--browser", action="store_true")
     parser.add_argument("--scale", type=int, nargs="+", default=None, metavar="N",
                         help="compare at scale: N segments x 2 systems with a source (no other row)")
-    parser.add_argument("--before", default=None, metavar="DIR", help="with --scale: another checkout, measured too")
+    parser.add_argument("--before", default=None, metavar="DIR",
+                        help="with --scale or --whole: another checkout, measured too")
+    parser.add_argument("--whole", action="store_true",
+                        help="compare on all 16 WMT17 systems with BLEU, chrF and TER, start to end (no other row)")
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="with --whole: the -j values")
+    parser.add_argument("--formats", nargs="+", default=["markdown"], choices=["markdown", "json", "html"],
+                        help="with --whole: the outputs, a row each")
     args = parser.parse_args()
     if args.scale:
         scale(args.scale, args.before)
+        return
+    if args.whole:
+        whole_run(args.before, args.repeat, args.jobs, args.formats)
         return
 
     wmt17 = SHARED / "wmt17-en-de"
