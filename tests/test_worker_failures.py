@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, REPO
+from processes import children
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)")
 
@@ -45,22 +46,6 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """A reference and a system of 200,000 lines each (the examples repeated)."""
     folder = tmp_path_factory.mktemp("big")
     return _repeat(EXAMPLES / "ref.de", folder / "ref.de"), _repeat(EXAMPLES / "Online-B.de", folder / "sys.de")
-
-
-def _children(pid: int) -> list[int]:
-    """The live (not zombie) processes whose parent is ``pid``."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(name))
-    return found
 
 
 def _alive(pids: list[int]) -> list[int]:
@@ -134,12 +119,12 @@ def running(big: tuple[str, str], request: pytest.FixtureRequest,
     workers: list[int] = []
     try:
         deadline = time.monotonic() + 20
-        while len(_children(process.pid)) < expected:
+        while len(children(process.pid)) < expected:
             if time.monotonic() > deadline or process.poll() is not None:
                 pytest.fail(f"bleucli did not start {expected} workers: {process.communicate()[1]!r}")
             time.sleep(0.05)
         time.sleep(0.5)  # the workers are at work
-        workers = _children(process.pid)
+        workers = children(process.pid)
         yield process, workers
     finally:
         _kill(process, workers)
@@ -258,7 +243,7 @@ def test_ctrl_c_under_dask_is_130_and_quiet(big: tuple[str, str]) -> None:
         deadline = time.monotonic() + 60
         # the tasks are running: the cluster's processes have spent 6 s of CPU (starting takes about 2 s;
         # a Ctrl-C while it starts: the test above)
-        while _cpu_seconds(_children(process.pid)) < 6:
+        while _cpu_seconds(children(process.pid)) < 6:
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.1)
         os.killpg(process.pid, signal.SIGINT)
@@ -298,7 +283,7 @@ def test_ctrl_c_while_the_dask_cluster_starts_is_130_and_quiet(big: tuple[str, s
     process = _start([ref, "-i", system, "-m", "ter", "-b", "--dask", "local:2"], start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while not any(b"SIG_DFL" in _cmdline(pid) for pid in _children(process.pid)):  # the start began
+        while not any(b"SIG_DFL" in _cmdline(pid) for pid in children(process.pid)):  # the start began
             assert process.poll() is None and time.monotonic() < deadline
             time.sleep(0.02)
         time.sleep(after)
