@@ -87,7 +87,122 @@ fail:
     return NULL;
 }
 
+#ifdef __SIZEOF_INT128__
+/*
+ * count_seeded_draws(state_high, state_low, inc_high, inc_low, out): `out` (float32, resamples x
+ * segments) becomes the counts count_draws would make of `default_rng(seed).integers(0, segments,
+ * size=out.shape)`, drawn here instead of by numpy: the generator starts from the PCG64 state
+ * (state, inc) that bleucli.significance.pcg64 computes for the seed. It is numpy's stream:
+ * PCG64 steps its 128-bit LCG and gives the XSL-RR output of the new state; a 32-bit draw is the
+ * low half of a 64-bit output and the next one its high half; an index below `segments` is
+ * Lemire's multiply-and-reject on a 32-bit draw, as numpy's buffered_bounded_lemire_uint32
+ * (one segment: every draw is 0 and no number is drawn). No int64 array of draws is written,
+ * and a run that draws here never imports numpy.random. Only built where the compiler has a
+ * 128-bit integer; bleucli falls back to numpy without it.
+ */
+typedef struct {
+    __uint128_t state, inc;
+    int has_high;
+    uint32_t high;
+} Pcg64Stream;
+
+static inline uint32_t
+pcg64_next32(Pcg64Stream *g)
+{
+    static const __uint128_t multiplier =
+        ((__uint128_t)0x2360ED051FC65DA4ULL << 64) | (__uint128_t)0x4385DF649FCCF645ULL;
+    uint64_t word;
+    unsigned rot;
+    if (g->has_high) {
+        g->has_high = 0;
+        return g->high;
+    }
+    g->state = g->state * multiplier + g->inc;
+    word = (uint64_t)(g->state >> 64) ^ (uint64_t)g->state;
+    rot = (unsigned)(g->state >> 122);
+    word = (word >> rot) | (word << ((64 - rot) & 63));
+    g->has_high = 1;
+    g->high = (uint32_t)(word >> 32);
+    return (uint32_t)word;
+}
+
+static PyObject *
+count_seeded_draws(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer out;
+    unsigned long long halves[4];
+    Pcg64Stream g;
+    Py_ssize_t rows, n_seg, r, j;
+    int k;
+    float *o;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "count_seeded_draws(state_high, state_low, inc_high, inc_low, out) takes five arguments");
+        return NULL;
+    }
+    for (k = 0; k < 4; k++) {
+        if (!PyLong_Check(args[k])) {
+            PyErr_SetString(PyExc_TypeError, "count_seeded_draws: the state and inc halves must be ints");
+            return NULL;
+        }
+        halves[k] = PyLong_AsUnsignedLongLong(args[k]);  /* OverflowError for a negative or too large half */
+        if (halves[k] == (unsigned long long)-1 && PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    if (resample_view(args[4], &out, "out", 'f', 4, 1) < 0) {
+        return NULL;
+    }
+    rows = out.shape[0];
+    n_seg = out.shape[1];
+    if (n_seg < 1 || (unsigned long long)n_seg > 0xFFFFFFFFULL) {
+        PyErr_Format(PyExc_ValueError, "count_seeded_draws: %zd segments (1..2**32 - 1 can be drawn here)", n_seg);
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    g.state = ((__uint128_t)halves[0] << 64) | halves[1];
+    g.inc = ((__uint128_t)halves[2] << 64) | halves[3];
+    g.has_high = 0;
+    g.high = 0;
+    o = (float *)out.buf;
+    memset(o, 0, (size_t)(rows * n_seg) * sizeof(float));
+    if (n_seg == 1) {
+        for (r = 0; r < rows; r++) {
+            o[r] = 1.0f;
+        }
+    }
+    else {
+        const uint32_t bound = (uint32_t)n_seg, threshold = (uint32_t)(0xFFFFFFFFULL - (uint64_t)(n_seg - 1)) % bound;
+        for (r = 0; r < rows; r++) {
+            float *row = o + r * n_seg;
+            for (j = 0; j < n_seg; j++) {
+                uint64_t m = (uint64_t)pcg64_next32(&g) * bound;
+                uint32_t leftover = (uint32_t)m;
+                if (leftover < bound) {
+                    while (leftover < threshold) {
+                        m = (uint64_t)pcg64_next32(&g) * bound;
+                        leftover = (uint32_t)m;
+                    }
+                }
+                row[m >> 32] += 1.0f;
+            }
+        }
+    }
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+#define SEEDED_DRAW_METHODS \
+    {"count_seeded_draws", (PyCFunction)(void (*)(void))count_seeded_draws, METH_FASTCALL, \
+     "count_seeded_draws(state_high, state_low, inc_high, inc_low, out): out (float32, resamples x\n" \
+     "segments) = the counts of numpy's PCG64 stream from that state, drawn as\n" \
+     "integers(0, segments, size=out.shape)."},
+#else
+#define SEEDED_DRAW_METHODS
+#endif
+
 #define RESAMPLE_METHODS \
+    SEEDED_DRAW_METHODS \
     {"count_draws", (PyCFunction)(void (*)(void))count_draws, METH_FASTCALL, \
      "count_draws(draws, out): row r of out (float32) = how often each segment index occurs in row r\n" \
      "of draws (int64, the same shape); ValueError for an index outside 0..shape[1]-1."},

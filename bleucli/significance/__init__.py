@@ -59,6 +59,7 @@ from ..options import (  # noqa: F401 - the seed functions are part of this modu
     seed_label,
 )
 from ..signature import Signature
+from .pcg64 import pcg64_state
 
 if TYPE_CHECKING:  # pragma: no cover
 
@@ -333,6 +334,8 @@ def bootstrap_sums(matrices: Sequence[Any], draws: Iterator[Any], n_samples: int
     return out
 
 
+#: The C stream takes PCG64's 128-bit state and increment as two 64-bit halves each.
+_MASK64 = 2**64 - 1
 #: Seeded resample counts are kept for the next call up to this many elements (float32: 4 bytes each).
 _COUNTS_CACHE_ELEMENTS = 8_000_000
 _counts_cache: dict[tuple[int, int, int], Any] = {}
@@ -352,10 +355,16 @@ def _seeded_counts(seed: int, n_seg: int, n_samples: int) -> Any:
     if cached is not None:
         return cached
     counts = np.empty((n_samples, n_seg), dtype=np.float32)
-    start = 0
-    for idxs in _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples):
-        _counts_into(counts[start:], idxs, n_seg)
-        start += idxs.shape[0]
+    compiled = compiled_matcher()
+    if compiled is not None and hasattr(compiled, "count_seeded_draws"):
+        # numpy's stream drawn and counted in C, without numpy.random (see .pcg64)
+        state, inc = pcg64_state(seed)
+        compiled.count_seeded_draws(state >> 64, state & _MASK64, inc >> 64, inc & _MASK64, counts)
+    else:
+        start = 0
+        for idxs in _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples):
+            _counts_into(counts[start:], idxs, n_seg)
+            start += idxs.shape[0]
     _counts_cache.clear()
     if counts.size <= _COUNTS_CACHE_ELEMENTS:
         _counts_cache[key] = counts
@@ -376,7 +385,20 @@ def _seeded_bootstrap_sums(matrices: Sequence[Any], seed: int | None, n_samples:
             or not all(_float32_sums_are_exact(m) for m in matrices)):
         return bootstrap_sums(matrices, _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples), n_samples)
     stacked = np.hstack([m.astype(np.float32) for m in matrices])
-    sums = _seeded_counts(seed, n_seg, n_samples) @ stacked
+    # Equal columns have equal sums, so each distinct column is multiplied once: the systems of a
+    # paired test share their reference-side columns (BLEU's reference length, chrF's reference
+    # n-gram counts), and BLEU's unigram total is its hypothesis length. Exact sums do not depend on
+    # which other columns are in the product.
+    slot: dict[bytes, int] = {}  # a column's values -> its place among the distinct columns
+    keep: list[int] = []
+    where = []
+    for j, column in enumerate(np.ascontiguousarray(stacked.T)):
+        place = slot.setdefault(column.tobytes(), len(keep))
+        if place == len(keep):
+            keep.append(j)
+        where.append(place)
+    distinct = stacked[:, keep] if len(keep) < len(where) else stacked
+    sums = (_seeded_counts(seed, n_seg, n_samples) @ distinct)[:, where]
     edges = np.cumsum([0, *(m.shape[1] for m in matrices)])
     return [np.ascontiguousarray(sums[:, edges[j]:edges[j + 1]]) for j in range(len(matrices))]
 
