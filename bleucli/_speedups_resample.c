@@ -175,16 +175,35 @@ count_seeded_draws(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_
         const uint32_t bound = (uint32_t)n_seg, threshold = (uint32_t)(0xFFFFFFFFULL - (uint64_t)(n_seg - 1)) % bound;
         for (r = 0; r < rows; r++) {
             float *row = o + r * n_seg;
-            for (j = 0; j < n_seg; j++) {
-                uint64_t m = (uint64_t)pcg64_next32(&g) * bound;
-                uint32_t leftover = (uint32_t)m;
-                if (leftover < bound) {
-                    while (leftover < threshold) {
+            j = 0;
+            while (j < n_seg) {
+                uint64_t m;
+                if (!g.has_high && j + 1 < n_seg) {
+                    /* two draws from one 64-bit output, unless either half needs Lemire's rejection
+                       test (a low product below `bound`, about once in 2**32 / n_seg draws) */
+                    uint64_t word = pcg64_next32(&g), m_low, m_high;
+                    word |= (uint64_t)g.high << 32;
+                    m_low = (word & 0xFFFFFFFFULL) * bound;
+                    m_high = (word >> 32) * bound;
+                    if ((uint32_t)m_low >= bound && (uint32_t)m_high >= bound) {
+                        g.has_high = 0;
+                        row[m_low >> 32] += 1.0f;
+                        row[m_high >> 32] += 1.0f;
+                        j += 2;
+                        continue;
+                    }
+                    m = m_low;  /* the high half stays buffered, for the rejection loop or the next draw */
+                }
+                else {
+                    m = (uint64_t)pcg64_next32(&g) * bound;
+                }
+                if ((uint32_t)m < bound) {
+                    while ((uint32_t)m < threshold) {
                         m = (uint64_t)pcg64_next32(&g) * bound;
-                        leftover = (uint32_t)m;
                     }
                 }
                 row[m >> 32] += 1.0f;
+                j++;
             }
         }
     }
