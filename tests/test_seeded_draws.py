@@ -108,22 +108,6 @@ def test_the_shared_counts_are_the_same_through_both_paths(n_seg: int, monkeypat
     assert np.array_equal(results[0], results[1])
 
 
-def test_equal_columns_get_the_sums_of_the_draws() -> None:
-    """Columns shared between matrices (the systems' reference-side statistics) are multiplied once,
-    and each matrix still gets its own columns' sums."""
-    rnd = np.random.default_rng(3)
-    shared = rnd.integers(0, 30, size=(301, 2))
-    matrices = [np.hstack([shared, rnd.integers(0, 9, size=(301, 3)), shared[:, :1]]) for _ in range(3)]
-    matrices.append(np.zeros((301, 2), dtype=np.int64))
-    significance._counts_cache.clear()
-    expected = significance.bootstrap_sums(
-        matrices, significance._bootstrap_draws(np.random.default_rng(12345), 301, 150), 150)
-    got = significance._seeded_bootstrap_sums(matrices, 12345, 150)
-    significance._counts_cache.clear()
-    assert [g.shape for g in got] == [e.shape for e in expected]
-    assert all(g.dtype == e.dtype and np.array_equal(g, e) for g, e in zip(got, expected))
-
-
 def test_a_seeded_paired_bootstrap_does_not_import_numpy_random() -> None:
     _speedups()
     code = textwrap.dedent("""

@@ -385,20 +385,7 @@ def _seeded_bootstrap_sums(matrices: Sequence[Any], seed: int | None, n_samples:
             or not all(_float32_sums_are_exact(m) for m in matrices)):
         return bootstrap_sums(matrices, _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples), n_samples)
     stacked = np.hstack([m.astype(np.float32) for m in matrices])
-    # Equal columns have equal sums, so each distinct column is multiplied once: the systems of a
-    # paired test share their reference-side columns (BLEU's reference length, chrF's reference
-    # n-gram counts), and BLEU's unigram total is its hypothesis length. Exact sums do not depend on
-    # which other columns are in the product.
-    slot: dict[bytes, int] = {}  # a column's values -> its place among the distinct columns
-    keep: list[int] = []
-    where = []
-    for j, column in enumerate(np.ascontiguousarray(stacked.T)):
-        place = slot.setdefault(column.tobytes(), len(keep))
-        if place == len(keep):
-            keep.append(j)
-        where.append(place)
-    distinct = stacked[:, keep] if len(keep) < len(where) else stacked
-    sums = (_seeded_counts(seed, n_seg, n_samples) @ distinct)[:, where]
+    sums = _seeded_counts(seed, n_seg, n_samples) @ stacked
     edges = np.cumsum([0, *(m.shape[1] for m in matrices)])
     return [np.ascontiguousarray(sums[:, edges[j]:edges[j + 1]]) for j in range(len(matrices))]
 
