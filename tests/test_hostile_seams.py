@@ -346,15 +346,18 @@ def test_a_spm_model_file_that_is_no_model_is_exit_3_naming_it(files: Path, cont
 
 # --- the variants' infinite scores and compare's --min-accuracy -----------------------------------------------
 
-@pytest.mark.parametrize("args", [["ibleu", "ref", "-i", "hyp", "--source", "hyp2"],
+@pytest.mark.parametrize("method", ["floor", "add-k"])
+@pytest.mark.parametrize("args", [["compare", "ref", "-i", "hyp", "hyp2"], ["self-bleu", "hyp"],
+                                  ["ibleu", "ref", "-i", "hyp", "--source", "hyp2"],
                                   ["ibleu", "ref", "-i", "hyp", "--source", "hyp2", "--sentence-level"],
                                   ["pairwise", "pw.jsonl"]])
-def test_an_infinite_variant_score_is_the_smoothing_values_usage_error(files: Path, args: list[str],
+def test_a_smoothing_value_that_overflows_is_refused_by_every_command(files: Path, args: list[str], method: str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """floor 1e308 overflows 100 * k to inf: 'iBLEU came out as -inf' was a RuntimeError, exit 1."""
+    """1e308 overflows 100 * k to inf: 'iBLEU came out as -inf' was a RuntimeError (exit 1), self-bleu printed
+    0.0; every command refuses the value as the scoring command does (exit 2 naming --smooth-value)."""
     (files / "pw.jsonl").write_text(json.dumps({"hypotheses": ["a b c", "a b d"], "references": ["a b c"]}) + "\n")
     monkeypatch.chdir(files)
-    result = invoke([*args, "-s", "floor", "--smooth-value", "1e308"])
+    result = invoke([*args, "-s", method, "--smooth-value", "1e308"])
     assert result.exit_code == 2 and result.stdout == "", result.stderr
     assert "a smaller --smooth-value gives finite scores" in _one_error_line(result.stderr)
 
@@ -582,17 +585,6 @@ def test_a_smoothing_value_that_makes_a_score_infinite_is_refused(files: Path, m
     """-s add-k -sv 1e308 printed "score": Infinity (not JSON) with exit 0, as sacreBLEU prints inf."""
     monkeypatch.chdir(files)
     result = invoke(["ref", "-i", "hyp", *INFINITE_SMOOTHING[mode], "-s", method, "-sv", "1e308"])
-    assert result.exit_code == 2 and result.stdout == "", result.stderr
-    assert "--smooth-value" in _one_error_line(result.stderr)
-
-
-@pytest.mark.parametrize("args", [["compare", "ref", "-i", "hyp", "hyp2"], ["self-bleu", "hyp"],
-                                  ["ibleu", "ref", "-i", "hyp", "--source", "hyp2"], ["pairwise", "pw.jsonl"]])
-def test_other_commands_refuse_the_same_smoothing_value(files: Path, args: list[str],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    (files / "pw.jsonl").write_text(json.dumps({"hypotheses": ["a b c", "a b d"], "references": ["a b c"]}) + "\n")
-    monkeypatch.chdir(files)
-    result = invoke([*args, "-s", "add-k", "--smooth-value", "1e308"])
     assert result.exit_code == 2 and result.stdout == "", result.stderr
     assert "--smooth-value" in _one_error_line(result.stderr)
 
