@@ -4,7 +4,8 @@ sacreBLEU resamples with ``default_rng(seed)``: a PCG64 generator (128-bit LCG, 
 seeded through a ``SeedSequence`` of the seed. The C extension draws a seeded bootstrap's
 indices itself (``count_seeded_draws``): it makes the same stream from the same starting state
 and counts the draws as it makes them, where numpy would first write an int64 array of them,
-and a ``-pbs`` or ``-ci`` run then never imports ``numpy.random`` (a tenth of its start-up).
+and a ``-pbs`` or ``-ci`` run then never imports ``numpy.random`` (39M instructions, 3% of a
+``-pbs`` run over 8 WMT22 systems with BLEU and chrF, counted with valgrind).
 This module gives that state for any non-negative integer seed; the tests check it against
 ``default_rng(seed).bit_generator.state`` and the C stream against ``rng.integers``.
 
