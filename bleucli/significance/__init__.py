@@ -341,6 +341,18 @@ _COUNTS_CACHE_ELEMENTS = 8_000_000
 _counts_cache: dict[tuple[int, int, int], Any] = {}
 
 
+#: numpy major versions whose ``Generator.integers`` stream the C draws reproduce (PCG64 and Lemire's
+#: bounded integers, since numpy 1.17; tests/test_seeded_draws.py checks it against the installed numpy).
+#: numpy does not promise that stream across versions, so a later one is left to draw itself.
+_C_STREAM_NUMPY_MAJORS = (1, 2)
+
+
+def _c_draws_match(numpy_version: str) -> bool:
+    """Whether the C extension's seeded draws are numpy ``numpy_version``'s stream (else numpy draws)."""
+    major = numpy_version.split(".", 1)[0]
+    return major.isdigit() and int(major) in _C_STREAM_NUMPY_MAJORS
+
+
 def _seeded_counts(seed: int, n_seg: int, n_samples: int) -> Any:
     """How often each segment is drawn in each of the seeded resamples (float32, one row per resample).
 
@@ -356,7 +368,7 @@ def _seeded_counts(seed: int, n_seg: int, n_samples: int) -> Any:
         return cached
     counts = np.empty((n_samples, n_seg), dtype=np.float32)
     compiled = compiled_matcher()
-    if compiled is not None and hasattr(compiled, "count_seeded_draws"):
+    if compiled is not None and hasattr(compiled, "count_seeded_draws") and _c_draws_match(np.__version__):
         # numpy's stream drawn and counted in C, without numpy.random (see .pcg64)
         state, inc = pcg64_state(seed)
         compiled.count_seeded_draws(state >> 64, state & _MASK64, inc >> 64, inc & _MASK64, counts)
