@@ -8,10 +8,12 @@ handled by the same code.
 
 The numbers are sacreBLEU 2.6's, bit for bit, for the same seed:
 
-* the random draws are made with ``numpy.random.default_rng(seed)`` in
+* the random draws are those of ``numpy.random.default_rng(seed)`` in
   sacreBLEU's order and shapes: ``rng.choice(n_seg, size=(n, n_seg))`` for a
   bootstrap, ``rng.integers(2, size=(n, n_seg), dtype=bool)`` for
-  approximate randomization, a fresh generator for every comparison;
+  approximate randomization, a fresh generator for every comparison (a
+  seeded bootstrap's draws are made by the C extension, from the state
+  :mod:`.pcg64` computes, without importing numpy.random: the same stream);
 * bootstrap sums are float32, as in sacreBLEU (it converts the statistics to
   float32 before summing), and the resampled rows are handed to the metric as
   float32 arrays, so that float32 arithmetic inside the metric happens exactly
