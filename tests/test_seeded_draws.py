@@ -72,12 +72,15 @@ def test_the_c_counts_are_those_of_numpys_draws(shape: tuple[int, int], seed: in
 
 
 def test_the_rejection_step_is_exercised() -> None:
-    """Lemire's method rejects a 32-bit draw whose low product falls below (2**32 - n) % n; with
-    3,000,001 segments that happens about once per 1,100 draws, so the stream above went through it."""
+    """The stream the shape (2, 3,000,001) consumes for seed 12345 goes through Lemire's rejection step:
+    of its first 6,000,002 32-bit numbers (each 64-bit output's low half, then its high half, all of
+    them drawn for the 6,000,002 indices), more than 100 give a low product below (2**32 - n) % n."""
     n = 3_000_001
     threshold = (2**32 - n) % n
-    draws = np.random.default_rng(12345).integers(0, 2**32, size=2 * n, dtype=np.uint64)
-    assert int(np.count_nonzero((draws * n) % 2**32 < threshold)) > 100
+    raw = np.random.default_rng(12345).bit_generator.random_raw(n)
+    halves = np.stack([raw & np.uint64(0xFFFFFFFF), raw >> np.uint64(32)], axis=1).ravel()
+    low_products = (halves * np.uint64(n)) & np.uint64(0xFFFFFFFF)
+    assert int(np.count_nonzero(low_products < np.uint64(threshold))) > 100
 
 
 def test_bad_arguments_are_refused_without_writing() -> None:
