@@ -26,9 +26,9 @@ class BuildWithRegistry(build_py):
 
 setup(
     cmdclass={"build_py": BuildWithRegistry},
-    # _speedups_chrf.c, _speedups_ter.c and _speedups_resample.c are #included by _speedups.c: one extension module, rebuilt
+    # _speedups_chrf.c, _speedups_ter.c, _speedups_resample.c and _speedups_bootstrap.c are #included by _speedups.c: one extension module, rebuilt
     # when any of them changes
     ext_modules=[Extension("bleucli._speedups", ["bleucli/_speedups.c"], optional=True,
                            depends=["bleucli/_speedups_chrf.c", "bleucli/_speedups_ter.c",
-                                    "bleucli/_speedups_resample.c"])],
+                                    "bleucli/_speedups_resample.c", "bleucli/_speedups_bootstrap.c"])],
 )

@@ -3136,10 +3136,12 @@ newlines(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs)
 #include "_speedups_chrf.c"
 #include "_speedups_ter.c"  /* TER's edit distance with shifts: ter_edits */
 #include "_speedups_resample.c"  /* the bootstrap's resample counts: count_draws */
+#include "_speedups_bootstrap.c"  /* a seeded bootstrap after the draws: sums, scores, intervals, p-values */
 
 static PyMethodDef methods[] = {
     CHRF_METHODS
     RESAMPLE_METHODS
+    BOOTSTRAP_METHODS
     {"ngram_matches", (PyCFunction)(void (*)(void))ngram_matches, METH_FASTCALL,
      "ngram_matches(hypothesis, references, max_order[, exact_str]) -> list of clipped matches, orders\n"
      "1..max_order.\n\nhypothesis and each reference: a str (characters are the tokens) or a list of str\n"

@@ -16,6 +16,7 @@ import textwrap
 import pytest
 
 from bleucli import significance
+from bleucli.significance import c_bootstrap
 from bleucli.significance.pcg64 import pcg64_state
 from matchers import select_matcher
 
@@ -105,16 +106,16 @@ def test_the_shared_counts_are_the_same_through_both_paths(n_seg: int, monkeypat
     results = []
     for name in ("compiled", "python"):
         select_matcher(monkeypatch, name)
-        significance._counts_cache.clear()
+        c_bootstrap.counts_cache.clear()
         results.append(significance._seeded_counts(12345, n_seg, 130))
-    significance._counts_cache.clear()
+    c_bootstrap.counts_cache.clear()
     assert np.array_equal(results[0], results[1])
 
 
 def test_the_c_draws_are_used_only_with_the_numpy_versions_they_reproduce() -> None:
-    assert significance._c_draws_match(np.__version__)  # the installed numpy: checked by the tests above
-    assert significance._c_draws_match("1.26.4") and significance._c_draws_match("2.4.6")
-    assert not significance._c_draws_match("3.0.0") and not significance._c_draws_match("dev")
+    assert c_bootstrap.c_draws_match(np.__version__)  # the installed numpy: checked by the tests above
+    assert c_bootstrap.c_draws_match("1.26.4") and c_bootstrap.c_draws_match("2.4.6")
+    assert not c_bootstrap.c_draws_match("3.0.0") and not c_bootstrap.c_draws_match("dev")
 
 
 def test_a_seeded_paired_bootstrap_does_not_import_numpy_random() -> None:

@@ -24,6 +24,7 @@ from bleucli.metrics.chrf import CHRF
 from bleucli.metrics.ter import TER
 from bleucli.significance import (
     bootstrap_sums,
+    c_bootstrap,
     confidence_interval,
     paired_approximate_randomization,
     paired_bootstrap,
@@ -225,13 +226,13 @@ def test_shared_counts_give_the_sums_of_the_draws(kind: str, monkeypatch: pytest
     else:
         matrices = [rnd.random((301, 2)) * 40, rnd.integers(0, 9, size=(301, 3))]
     for seed in (12345, 0):
-        significance._counts_cache.clear()
+        c_bootstrap.counts_cache.clear()
         expected = bootstrap_sums(matrices, significance._bootstrap_draws(np.random.default_rng(seed), 301, 150), 150)
         for _ in range(2):  # counted, then taken from the cache
             got = significance._seeded_bootstrap_sums(matrices, seed, 150)
             for g, e in zip(got, expected):
                 assert g.dtype == e.dtype and np.array_equal(g, e)
-    monkeypatch.setattr(significance, "_COUNTS_CACHE_ELEMENTS", 10)  # too large to keep: streamed
+    monkeypatch.setattr(c_bootstrap, "COUNTS_CACHE_ELEMENTS", 10)  # too large to keep: streamed
     got = significance._seeded_bootstrap_sums(matrices, 0, 150)
     assert all(np.array_equal(g, e) for g, e in zip(got, expected))
 

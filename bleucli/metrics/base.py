@@ -365,6 +365,18 @@ class Metric(ABC, Generic[RefData]):
         """
         return self.score_from_statistics(statistics, nrefs=self._nrefs or "?").score
 
+    def resampled_scores_in_c(self, sums: Any, first: int, width: int) -> Any:
+        """The scores of columns ``first..first + width`` of bootstrap sums, computed by the C extension.
+
+        ``sums`` is a float32 buffer (resamples x columns, a memoryview) made by
+        :mod:`bleucli.significance.c_bootstrap`, which calls this so that a seeded
+        bootstrap never imports numpy. The values must be bit for bit those of
+        :meth:`scores_from_statistics_matrix` on the same rows, in an ``array.array``
+        of that method's precision ('f' for float32, 'd' for float64). The default,
+        None, means "not here": the rows are then scored with numpy.
+        """
+        return None
+
     def scores_from_statistics_matrix(self, matrix: Any) -> Any:
         """:meth:`resampled_score` of every row of a numpy matrix, as ``np.array`` of the values.
 

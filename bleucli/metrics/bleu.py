@@ -544,6 +544,15 @@ class BLEU(Metric[BLEURefData]):
         return _bleu(statistics[2: 2 + order], statistics[2 + order: 2 + 2 * order], int(statistics[0]),
                      int(statistics[1]), self.smooth_method, self.smooth_value, self.effective_order, order)[0]
 
+    def resampled_scores_in_c(self, sums: Any, first: int, width: int) -> Any:
+        """:func:`.vectorized.bleu_scores` computed in C (:func:`.resampled.bleu_scores_in_c`), or None."""
+        from .resampled import bleu_scores_in_c
+
+        order = self.max_ngram_order
+        if width != 2 + 2 * order:
+            return None
+        return bleu_scores_in_c(sums, first, order, self.smooth_method, self.smooth_value, self.effective_order)
+
     def scores_from_statistics_matrix(self, matrix: Any) -> Any:
         """:meth:`resampled_score` of every row at once, bit for bit (:func:`.vectorized.bleu_scores`)."""
         from .vectorized import bleu_scores

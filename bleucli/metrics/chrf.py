@@ -608,6 +608,14 @@ class CHRF(Metric[ChrfRefData]):
         scores: list[Score] = self._compiled_sentences(hypotheses, references, self._compiled_settings, CHRFScore,
                                                        self._score_fields(nrefs))
         return scores
+    def resampled_scores_in_c(self, sums: Any, first: int, width: int) -> Any:
+        """:func:`.vectorized.chrf_scores` computed in C (:func:`.resampled.chrf_scores_in_c`), or None."""
+        from .resampled import chrf_scores_in_c
+
+        if width != 3 * self.order:
+            return None
+        return chrf_scores_in_c(sums, first, self.order, self.beta, self.eps_smoothing)
+
     def scores_from_statistics_matrix(self, matrix: Any) -> Any:
         """:meth:`resampled_score` of every row at once, bit for bit (:func:`.vectorized.chrf_scores`)."""
         from .vectorized import chrf_scores

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,7 +62,7 @@ from ..options import (  # noqa: F401 - the seed functions are part of this modu
     seed_label,
 )
 from ..signature import Signature
-from .pcg64 import pcg64_state
+from . import c_bootstrap
 
 if TYPE_CHECKING:  # pragma: no cover
 
@@ -172,7 +173,10 @@ def _as_matrix(stats: Stats | Any, what: str) -> Any:
     Python object is looked at per row or cell.
     """
     np = _numpy()
-    matrix = np.asarray(stats)
+    try:
+        matrix = np.asarray(stats)
+    except ValueError:  # rows of different lengths
+        raise InputError(f"{what}: expected one row of statistics per segment, all of one length") from None
     if matrix.ndim != 2 or matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise InputError(f"{what}: expected one row of statistics per segment (a non-empty matrix)")
     if matrix.dtype.kind not in "biuf":
@@ -206,6 +210,14 @@ def _corpus_totals(metric: Metric, stats: Stats | Any, matrix: Any) -> list[Any]
     if (matrix.dtype.kind == "i" and _inherited(metric, "aggregate")
             and int(np.abs(matrix).max()) * matrix.shape[0] < 2**62):  # no int64 overflow
         return matrix.sum(axis=0, dtype=np.int64).tolist()
+    return metric.aggregate(_as_rows(stats))
+
+
+def _row_matrix_totals(metric: Metric, stats: Any, matrix: Any) -> list[Any]:
+    """:func:`_corpus_totals` of integer rows without numpy: a :class:`~bleucli.engine.rows.RowMatrix`'s exact
+    column sums, or ``metric.aggregate`` of the rows (the same integers)."""
+    if _inherited(metric, "aggregate") and hasattr(stats, "column_sums"):
+        return stats.column_sums()
     return metric.aggregate(_as_rows(stats))
 
 
@@ -336,54 +348,26 @@ def bootstrap_sums(matrices: Sequence[Any], draws: Iterator[Any], n_samples: int
     return out
 
 
-#: The C stream takes PCG64's 128-bit state and increment as two 64-bit halves each.
-_MASK64 = 2**64 - 1
-#: Seeded resample counts are kept for the next call up to this many elements (float32: 4 bytes each).
-_COUNTS_CACHE_ELEMENTS = 8_000_000
-_counts_cache: dict[tuple[int, int, int], Any] = {}
-
-
-#: numpy major versions whose ``Generator.integers`` stream the C draws reproduce (PCG64 and Lemire's
-#: bounded integers; seen equal with numpy 1.26.4, 2.0.2 and 2.4.6, and tests/test_seeded_draws.py
-#: checks it against the installed numpy).
-#: numpy does not promise that stream across versions, so a later one is left to draw itself.
-_C_STREAM_NUMPY_MAJORS = (1, 2)
-
-
-def _c_draws_match(numpy_version: str) -> bool:
-    """Whether the C extension's seeded draws are numpy ``numpy_version``'s stream (else numpy draws)."""
-    major = numpy_version.split(".", 1)[0]
-    return major.isdigit() and int(major) in _C_STREAM_NUMPY_MAJORS
-
-
 def _seeded_counts(seed: int, n_seg: int, n_samples: int) -> Any:
     """How often each segment is drawn in each of the seeded resamples (float32, one row per resample).
 
     Every metric of a run, and every system of a paired test, is resampled
     with the same seed, hence the same draws: they are counted once and the
-    last such matrix is kept (up to :data:`_COUNTS_CACHE_ELEMENTS`), so BLEU,
-    chrF and TER of one ``-pbs`` or ``-ci`` run draw once.
+    last such matrix is kept (up to :data:`.c_bootstrap.COUNTS_CACHE_ELEMENTS`), so BLEU,
+    chrF and TER of one ``-pbs`` or ``-ci`` run draw once. The C extension draws them
+    (:func:`.c_bootstrap.seeded_count_buffer`) where it makes numpy's stream; numpy otherwise.
     """
     np = _numpy()
-    key = (seed, n_seg, n_samples)
-    cached = _counts_cache.get(key)
-    if cached is not None:
-        return cached
-    counts = np.empty((n_samples, n_seg), dtype=np.float32)
-    compiled = compiled_matcher()
-    if compiled is not None and hasattr(compiled, "count_seeded_draws") and _c_draws_match(np.__version__):
-        # numpy's stream drawn and counted in C, without numpy.random (see .pcg64)
-        state, inc = pcg64_state(seed)
-        compiled.count_seeded_draws(state >> 64, state & _MASK64, inc >> 64, inc & _MASK64, counts)
-    else:
+    buffer = c_bootstrap.seeded_count_buffer(seed, n_seg, n_samples)
+    if buffer is None:
+        buffer = bytearray(4 * n_samples * n_seg)
+        counts = np.frombuffer(buffer, dtype=np.float32).reshape(n_samples, n_seg)
         start = 0
         for idxs in _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples):
             _counts_into(counts[start:], idxs, n_seg)
             start += idxs.shape[0]
-    _counts_cache.clear()
-    if counts.size <= _COUNTS_CACHE_ELEMENTS:
-        _counts_cache[key] = counts
-    return counts
+        c_bootstrap.keep_counts((seed, n_seg, n_samples), buffer)
+    return np.frombuffer(buffer, dtype=np.float32).reshape(n_samples, n_seg)
 
 
 def _seeded_bootstrap_sums(matrices: Sequence[Any], seed: int | None, n_samples: int) -> list[Any]:
@@ -396,7 +380,7 @@ def _seeded_bootstrap_sums(matrices: Sequence[Any], seed: int | None, n_samples:
     """
     np = _numpy()
     n_seg = matrices[0].shape[0]
-    if (seed is None or n_samples * n_seg > _COUNTS_CACHE_ELEMENTS
+    if (seed is None or n_samples * n_seg > c_bootstrap.COUNTS_CACHE_ELEMENTS
             or not all(_float32_sums_are_exact(m) for m in matrices)):
         return bootstrap_sums(matrices, _bootstrap_draws(np.random.default_rng(seed), n_seg, n_samples), n_samples)
     stacked = np.hstack([m.astype(np.float32) for m in matrices])
@@ -413,7 +397,7 @@ def _seeded_masks(seed: int, n_seg: int, n_trials: int) -> Iterator[Any]:
 
     Every metric of a ``-par`` run draws the same trials: they are drawn once, and kept packed
     (one bit per segment and trial: 3.6 MiB for 10,000 trials of 3,000 segments) while that stays
-    within :data:`_COUNTS_CACHE_ELEMENTS` bytes.
+    within :data:`.c_bootstrap.COUNTS_CACHE_ELEMENTS` bytes.
     """
     np = _numpy()
     key = (seed, n_seg, n_trials)
@@ -424,7 +408,7 @@ def _seeded_masks(seed: int, n_seg: int, n_trials: int) -> Iterator[Any]:
         for mask in _randomization_draws(np.random.default_rng(seed), n_seg, n_trials):
             blocks.append(np.packbits(mask, axis=1))
             yield mask
-        if n_trials * n_seg // 8 <= _COUNTS_CACHE_ELEMENTS:
+        if n_trials * n_seg // 8 <= c_bootstrap.COUNTS_CACHE_ELEMENTS:
             _masks_cache[key] = blocks
         return
     for block in packed:
@@ -608,12 +592,16 @@ def confidence_interval(
     """
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = check_seed(seed)
-    matrix = _as_matrix(stats, "statistics")
+    values = _confidence_scores_in_c(metric, stats, n_samples, seed)
+    if values is None:
+        matrix = _as_matrix(stats, "statistics")
     corpus = metric.score_from_statistics(metric.aggregate(_as_rows(stats)), nrefs)
-    (sums,) = _seeded_bootstrap_sums([matrix], seed, n_samples)
+    if values is None:
+        (sums,) = _seeded_bootstrap_sums([matrix], seed, n_samples)
+        values = _score_matrix(metric, sums)
     import statistics as _stats  # here: it imports fractions, decimal and random, which -pbs never needs
 
-    ordered = sorted(_score_matrix(metric, sums).tolist())
+    ordered = sorted(values.tolist())
     low = n_samples // 40
     high = n_samples - low - 1
     mean, ci = _finite_interval(corpus.name, _stats.mean(ordered), 0.5 * (ordered[high] - ordered[low]))
@@ -629,15 +617,32 @@ def confidence_interval(
     )
 
 
+def _confidence_scores_in_c(metric: Metric, stats: Any, n_samples: int, seed: int | None) -> array | None:
+    """The resampled scores :func:`confidence_interval` sorts, computed by the C extension without numpy
+    (:mod:`.c_bootstrap`), or None (then numpy computes the same values)."""
+    views = None if seed is None else c_bootstrap.row_views([stats])
+    if views is None:
+        return None
+    sums = c_bootstrap.seeded_sums(views, seed, n_samples)  # type: ignore[arg-type]
+    if sums is None:
+        return None
+    return metric.resampled_scores_in_c(sums, 0, views[0].shape[1])  # type: ignore[index]
+
+
 # -- paired tests -----------------------------------------------------------------------------
 def _prepare(
     metric: Metric, baseline_stats: Any, systems_stats: Sequence[Any], names: Sequence[str] | None,
-    nrefs: int | str | None,
+    nrefs: int | str | None, views: Sequence[Any] | None = None,
 ) -> tuple[Any, list[Any], list[Score], list[str]]:
+    """The statistics as matrices (numpy's, or the C path's int64 ``views`` of them), the corpus scores
+    and the labels, all checked."""
     if isinstance(systems_stats, (str, bytes)) or len(systems_stats) == 0:
         raise InputError("paired tests need at least two systems: a baseline and one to compare")
-    baseline = _as_matrix(baseline_stats, "baseline statistics")
-    systems = [_as_matrix(s, f"statistics of system {i + 1}") for i, s in enumerate(systems_stats)]
+    if views is not None:
+        baseline, systems = views[0], list(views[1:])
+    else:
+        baseline = _as_matrix(baseline_stats, "baseline statistics")
+        systems = [_as_matrix(s, f"statistics of system {i + 1}") for i, s in enumerate(systems_stats)]
     for i, matrix in enumerate(systems, 1):
         if matrix.shape != baseline.shape:
             raise InputError(
@@ -647,7 +652,8 @@ def _prepare(
     labels = list(names) if names is not None else default_system_names(1 + len(systems))
     if len(labels) != 1 + len(systems):
         raise OptionError(f"{len(labels)} names given for {1 + len(systems)} systems (baseline first)")
-    scores = [metric.score_from_statistics(_corpus_totals(metric, stats, matrix), nrefs)
+    totals = _corpus_totals if views is None else _row_matrix_totals
+    scores = [metric.score_from_statistics(totals(metric, stats, matrix), nrefs)
               for stats, matrix in zip((baseline_stats, *systems_stats), (baseline, *systems))]
     if any(math.isinf(score.score) for score in scores):  # inf - inf: every difference would be NaN
         raise OptionError(f"paired tests need finite scores, but {scores[0].name} is inf "
@@ -675,9 +681,14 @@ def paired_bootstrap(
     ``names`` labels the baseline and the systems (default: ``Baseline``,
     ``System 1``...); ``jobs`` spreads the scoring over processes.
     """
-    np = _numpy()
     n_samples = _check_count(n_samples, "bootstrap resamples")
     seed = check_seed(seed)
+    resolve_jobs(jobs)  # a bad value is refused whichever path computes
+    if seed is not None:
+        result = _paired_bootstrap_in_c(metric, baseline_stats, systems_stats, n_samples, seed, names, nrefs)
+        if result is not None:
+            return result
+    np = _numpy()
     baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names, nrefs)
     n_seg = baseline.shape[0]
 
@@ -710,12 +721,60 @@ def paired_bootstrap(
     for k, (b, s) in enumerate(zip(bl_index, sys_index)):
         sys_scores, bl_scores = scored[s], scored[b]
         mean, ci = _finite_interval(scores[0].name, *_estimate(sys_scores))
-        deltas.append(sys_scores - bl_scores)
-        diffs = np.abs(deltas[-1])
+        delta = sys_scores - bl_scores
+        deltas.append(_delta_array(delta))
+        diffs = np.abs(delta)
         observed = abs(scores[0].score - scores[k + 1].score)
         p = _p_value(diffs - diffs.mean(), observed)
         rows.append(SystemResult(labels[k + 1], scores[k + 1].name, scores[k + 1].score, mean, ci, p, signature))
     return PairedResult("bs", scores[0].name, n_samples, seed, signature, baseline_row, tuple(rows), tuple(deltas))
+
+
+def _delta_array(delta: Any) -> array:
+    """A numpy vector of deltas as :attr:`PairedResult.deltas` holds it: an ``array.array`` of its precision."""
+    return array("f" if delta.dtype.itemsize == 4 else "d", delta.astype(delta.dtype.newbyteorder("=")).tobytes())
+
+
+def _paired_bootstrap_in_c(
+    metric: Metric, baseline_stats: Any, systems_stats: Sequence[Any], n_samples: int, seed: int,
+    names: Sequence[str] | None, nrefs: int | str | None,
+) -> PairedResult | None:
+    """:func:`paired_bootstrap` (seeded) computed by the C extension without numpy (:mod:`.c_bootstrap`),
+    or None where that path does not apply (then numpy computes the same numbers)."""
+    if isinstance(systems_stats, (str, bytes)):
+        return None
+    views = c_bootstrap.row_views([baseline_stats, *systems_stats])
+    if views is None:
+        return None
+    baseline, systems, scores, labels = _prepare(metric, baseline_stats, systems_stats, names, nrefs, views)
+    sums = c_bootstrap.seeded_sums(views, seed, n_samples)
+    if sums is None:
+        return None
+    width = baseline.shape[1]
+    scored = []
+    for k in range(len(views)):
+        values = metric.resampled_scores_in_c(sums, k * width, width)
+        if values is None:
+            return None
+        scored.append(values)
+    estimates = [c_bootstrap.interval(values) for values in scored]
+    tests = [c_bootstrap.p_value(values, scored[0], abs(scores[0].score - scores[k].score))
+             for k, values in enumerate(scored[1:], 1)]
+    if any(estimate is None for estimate in estimates) or any(test is None for test in tests):
+        return None
+    for _ in scored:
+        advance(1)  # as score_matrices does: one step per scored matrix
+    signature = scores[0].signature.with_fields(bs=n_samples, seed=seed_label(seed))
+    bl_mean, bl_ci = _finite_interval(scores[0].name, *estimates[0])  # type: ignore[misc]
+    baseline_row = SystemResult(labels[0], scores[0].name, scores[0].score, bl_mean, bl_ci, None,
+                                signature, is_baseline=True)
+    rows = []
+    for k, (estimate, test) in enumerate(zip(estimates[1:], tests), 1):
+        mean, ci = _finite_interval(scores[0].name, *estimate)  # type: ignore[misc]
+        rows.append(SystemResult(labels[k], scores[k].name, scores[k].score, mean, ci, test[0],  # type: ignore[index]
+                                 signature))
+    deltas = tuple(test[1] for test in tests)  # type: ignore[index]
+    return PairedResult("bs", scores[0].name, n_samples, seed, signature, baseline_row, tuple(rows), deltas)
 
 
 def paired_approximate_randomization(
