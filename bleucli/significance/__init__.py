@@ -140,7 +140,8 @@ class PairedResult:
     baseline: SystemResult
     systems: tuple[SystemResult, ...]
     #: paired bootstrap only: per system, its score minus the baseline's in every resample (the
-    #: distribution the p-value is read from; ``bleucli compare`` draws it)
+    #: distribution the p-value is read from; ``bleucli compare`` draws it), an ``array.array`` of
+    #: the scores' precision ('f' for float32, 'd' for float64; ``numpy.asarray`` reads it in place)
     deltas: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
@@ -620,10 +621,12 @@ def confidence_interval(
 def _confidence_scores_in_c(metric: Metric, stats: Any, n_samples: int, seed: int | None) -> array | None:
     """The resampled scores :func:`confidence_interval` sorts, computed by the C extension without numpy
     (:mod:`.c_bootstrap`), or None (then numpy computes the same values)."""
-    views = None if seed is None else c_bootstrap.row_views([stats])
+    if seed is None or _inherited(metric, "resampled_scores_in_c"):  # TER, plugins: numpy scores them
+        return None
+    views = c_bootstrap.row_views([stats])
     if views is None:
         return None
-    sums = c_bootstrap.seeded_sums(views, seed, n_samples)  # type: ignore[arg-type]
+    sums = c_bootstrap.seeded_sums(views, seed, n_samples)
     if sums is None:
         return None
     return metric.resampled_scores_in_c(sums, 0, views[0].shape[1])  # type: ignore[index]
@@ -731,8 +734,12 @@ def paired_bootstrap(
 
 
 def _delta_array(delta: Any) -> array:
-    """A numpy vector of deltas as :attr:`PairedResult.deltas` holds it: an ``array.array`` of its precision."""
-    return array("f" if delta.dtype.itemsize == 4 else "d", delta.astype(delta.dtype.newbyteorder("=")).tobytes())
+    """A numpy vector of deltas as :attr:`PairedResult.deltas` holds it: an ``array.array``, float32 where the
+    scores are float32 (chrF, TER), else float64."""
+    np = _numpy()
+    if delta.dtype == np.float32:
+        return array("f", np.ascontiguousarray(delta, dtype=np.float32).tobytes())
+    return array("d", np.ascontiguousarray(delta, dtype=np.float64).tobytes())
 
 
 def _paired_bootstrap_in_c(
@@ -741,7 +748,7 @@ def _paired_bootstrap_in_c(
 ) -> PairedResult | None:
     """:func:`paired_bootstrap` (seeded) computed by the C extension without numpy (:mod:`.c_bootstrap`),
     or None where that path does not apply (then numpy computes the same numbers)."""
-    if isinstance(systems_stats, (str, bytes)):
+    if isinstance(systems_stats, (str, bytes)) or _inherited(metric, "resampled_scores_in_c"):
         return None
     views = c_bootstrap.row_views([baseline_stats, *systems_stats])
     if views is None:
