@@ -370,3 +370,19 @@ def test_a_seeded_bootstrap_run_does_not_import_numpy(args: list[str], tmp_path:
     assert run.returncode == 0, run.stderr
     assert "numpy imported: False" in run.stderr
     assert '"p_value"' in run.stdout or '"ci"' in run.stdout or "confidence" in run.stdout
+
+
+def test_metrics_without_a_c_scorer_keep_numpys_path_and_its_deltas_precision() -> None:
+    """TER scores float32 resamples with numpy; a metric of Python floats gives float64 deltas."""
+    from bleucli.metrics.ter import TER
+
+    ter = TER()
+    stats = statistics(ter, 40)
+    assert significance._paired_bootstrap_in_c(ter, stats[0], stats[1:], 50, 1, None, None) is None
+    result = significance.paired_bootstrap(ter, stats[0], stats[1:], 50, 1)
+    assert [d.typecode for d in result.deltas] == ["f", "f"]
+    bleu = BLEU()
+    stats = statistics(bleu, 40)
+    result = significance.paired_bootstrap(bleu, stats[0], stats[1:], 50, 1)
+    assert [d.typecode for d in result.deltas] == ["d", "d"]
+    assert np.asarray(result.deltas[0]).dtype == np.float64 and len(result.deltas[0]) == 50
