@@ -281,6 +281,55 @@ done:
     return result;
 }
 
+/* column_sums(matrix) -> list of int, or None if a sum leaves int64: each column's exact sum of an
+   int64 matrix (segments x width), the corpus totals of a paired test's rows. */
+static PyObject *
+column_sums(PyObject *Py_UNUSED(module), PyObject *matrix)
+{
+    Py_buffer view;
+    Py_ssize_t rows, width, r, c;
+    int64_t *totals;
+    PyObject *result = NULL;
+    int overflow = 0;
+    if (boot_view(matrix, &view, "column_sums: matrix", 'q', 2, 0) < 0) {
+        return NULL;
+    }
+    rows = view.shape[0];
+    width = view.shape[1];
+    totals = PyMem_Calloc((size_t)(width ? width : 1), sizeof(int64_t));
+    if (totals == NULL) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    for (r = 0; r < rows && !overflow; r++) {
+        const int64_t *row = (const int64_t *)view.buf + r * width;
+        for (c = 0; c < width; c++) {
+            int64_t x = row[c];
+            if ((x > 0 && totals[c] > INT64_MAX - x) || (x < 0 && totals[c] < INT64_MIN - x)) {
+                overflow = 1;
+                break;
+            }
+            totals[c] += x;
+        }
+    }
+    PyBuffer_Release(&view);
+    if (overflow) {
+        PyMem_Free(totals);
+        Py_RETURN_NONE;
+    }
+    result = PyList_New(width);
+    for (c = 0; result != NULL && c < width; c++) {
+        PyObject *total = PyLong_FromLongLong((long long)totals[c]);
+        if (total == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, c, total);
+    }
+    PyMem_Free(totals);
+    return result;
+}
+
 /* Python's sum() of floats: left to right up to 3.11, Neumaier's compensated sum from 3.12. */
 static double
 boot_python_sum(const double *values, Py_ssize_t n, int compensated)
@@ -716,6 +765,8 @@ done:
 }
 
 #define BOOTSTRAP_METHODS \
+    {"column_sums", (PyCFunction)column_sums, METH_O, \
+     "column_sums(matrix) -> each column's sum of an int64 matrix (list of int), or None beyond int64."}, \
     {"resample_sums", (PyCFunction)(void (*)(void))resample_sums, METH_FASTCALL, \
      "resample_sums(counts, matrices, out) -> bool: out (float32, resamples x widths) = counts (float32,\n" \
      "resamples x segments) times the int64 matrices side by side, when those float32 sums are exact\n" \

@@ -195,6 +195,20 @@ def test_resample_sums_refuses_shapes_that_do_not_fit() -> None:
         module.resample_sums(counts, [matrix], memoryview(bytes(4 * 3 * 2)).cast("f", (3, 2)))  # read-only out
 
 
+def test_column_sums_are_exact_or_declined() -> None:
+    module = extension()
+    rnd = np.random.default_rng(5)
+    matrix = rnd.integers(-2**40, 2**40, size=(777, 13), dtype=np.int64)
+    view = memoryview(matrix.tobytes()).cast("q", matrix.shape)
+    assert module.column_sums(view) == [sum(column) for column in matrix.T.tolist()]
+    big = np.array([[2**62, -2**62], [2**62, -2**62]], dtype=np.int64)
+    assert module.column_sums(memoryview(big.tobytes()).cast("q", big.shape)) is None  # beyond int64
+    big[1] = [-2**62, 2**62]
+    assert module.column_sums(memoryview(big.tobytes()).cast("q", big.shape)) == [0, 0]
+    with pytest.raises(TypeError):
+        module.column_sums(memoryview(bytes(16)).cast("d", (2, 1)))
+
+
 def random_bleu_sums(seed: int, order: int, rows: int) -> Any:
     """BLEU sums with the edge rows: no match at all, zero totals, empty hypotheses, short and long ones."""
     rnd = np.random.default_rng(seed)

@@ -215,10 +215,12 @@ def _corpus_totals(metric: Metric, stats: Stats | Any, matrix: Any) -> list[Any]
 
 
 def _row_matrix_totals(metric: Metric, stats: Any, matrix: Any) -> list[Any]:
-    """:func:`_corpus_totals` of integer rows without numpy: a :class:`~bleucli.engine.rows.RowMatrix`'s exact
-    column sums, or ``metric.aggregate`` of the rows (the same integers)."""
-    if _inherited(metric, "aggregate") and hasattr(stats, "column_sums"):
-        return stats.column_sums()
+    """:func:`_corpus_totals` of integer rows without numpy: the exact column sums of their int64 ``matrix``
+    view, or ``metric.aggregate`` of the rows (the same integers)."""
+    if _inherited(metric, "aggregate"):
+        totals = c_bootstrap.column_sums(matrix)
+        if totals is not None:
+            return totals
     return metric.aggregate(_as_rows(stats))
 
 
@@ -621,8 +623,8 @@ def confidence_interval(
 def _confidence_scores_in_c(metric: Metric, stats: Any, n_samples: int, seed: int | None) -> array | None:
     """The resampled scores :func:`confidence_interval` sorts, computed by the C extension without numpy
     (:mod:`.c_bootstrap`), or None (then numpy computes the same values)."""
-    if seed is None or _inherited(metric, "resampled_scores_in_c"):  # TER, plugins: numpy scores them
-        return None
+    if seed is None or _inherited(metric, "resampled_scores_in_c") or not c_bootstrap.available():
+        return None  # TER and plugins are scored by numpy
     views = c_bootstrap.row_views([stats])
     if views is None:
         return None
@@ -748,7 +750,8 @@ def _paired_bootstrap_in_c(
 ) -> PairedResult | None:
     """:func:`paired_bootstrap` (seeded) computed by the C extension without numpy (:mod:`.c_bootstrap`),
     or None where that path does not apply (then numpy computes the same numbers)."""
-    if isinstance(systems_stats, (str, bytes)) or _inherited(metric, "resampled_scores_in_c"):
+    if (isinstance(systems_stats, (str, bytes)) or _inherited(metric, "resampled_scores_in_c")
+            or not c_bootstrap.available()):
         return None
     views = c_bootstrap.row_views([baseline_stats, *systems_stats])
     if views is None:

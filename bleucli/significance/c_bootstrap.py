@@ -118,6 +118,18 @@ def _not_an_int() -> int:
     raise TypeError("not an int")
 
 
+def available() -> bool:
+    """Whether the extension here has the functions of this path (else numpy's path runs at once)."""
+    compiled = compiled_matcher()
+    return compiled is not None and hasattr(compiled, "resample_sums")
+
+
+def column_sums(view: memoryview) -> list[int] | None:
+    """Each column's exact sum of an int64 matrix view (the corpus totals), or None beyond int64."""
+    compiled = compiled_matcher()
+    return None if compiled is None else compiled.column_sums(view)
+
+
 def seeded_sums(views: Sequence[memoryview], seed: int, n_samples: int) -> Any:
     """The float32 sums of every matrix's rows in each seeded resample, side by side (resamples x
     widths), or None (no C draws here, or sums that are not exact float32 integers)."""
@@ -161,5 +173,5 @@ def p_value(system: array, baseline: array, observed: float) -> tuple[float, arr
     return (count + 1) / (len(system) + 1), deltas
 
 
-__all__ = ["c_draws_match", "interval", "keep_counts", "p_value", "row_views", "seeded_count_buffer",
-           "seeded_sums"]
+__all__ = ["available", "c_draws_match", "column_sums", "interval", "keep_counts", "p_value", "row_views",
+           "seeded_count_buffer", "seeded_sums"]
