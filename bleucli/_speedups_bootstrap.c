@@ -174,9 +174,12 @@ resample_sums(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     PyObject *seq = NULL, *result = NULL;
     Py_ssize_t n_mat = 0, got = 0, k, rows, n_seg, width = 0, blocks, s, c;
     float *packed = NULL, *zeros = NULL;
-    int exact = 1;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "resample_sums(counts, matrices, out) takes three arguments");
+    int exact = 1, portable = 0;
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "resample_sums(counts, matrices, out[, portable]) takes three or four arguments");
+        return NULL;
+    }
+    if (nargs == 4 && (portable = PyObject_IsTrue(args[3])) < 0) {
         return NULL;
     }
     if (boot_view(args[0], &counts, "resample_sums: counts", 'f', 2, 0) < 0) {
@@ -259,7 +262,7 @@ resample_sums(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
         }
     }
 #ifdef BOOT_HAVE_AVX2
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    if (!portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         boot_product_avx2((const float *)counts.buf, packed, zeros, (float *)out.buf, rows, n_seg, width, blocks);
     }
     else
@@ -768,9 +771,9 @@ done:
     {"column_sums", (PyCFunction)column_sums, METH_O, \
      "column_sums(matrix) -> each column's sum of an int64 matrix (list of int), or None beyond int64."}, \
     {"resample_sums", (PyCFunction)(void (*)(void))resample_sums, METH_FASTCALL, \
-     "resample_sums(counts, matrices, out) -> bool: out (float32, resamples x widths) = counts (float32,\n" \
-     "resamples x segments) times the int64 matrices side by side, when those float32 sums are exact\n" \
-     "integers (else False and nothing written)."}, \
+     "resample_sums(counts, matrices, out[, portable]) -> bool: out (float32, resamples x widths) = counts\n" \
+     "(float32, resamples x segments) times the int64 matrices side by side, when those float32 sums are\n" \
+     "exact integers (else False and nothing written); portable: the loop without AVX2 (for the tests)."}, \
     {"bleu_resampled_scores", (PyCFunction)(void (*)(void))bleu_resampled_scores, METH_FASTCALL, \
      "bleu_resampled_scores(sums, first, max_order, smooth, smooth_value, effective_order, compensated,\n" \
      "out) -> bool: out (float64) = vectorized.bleu_scores of the BLEU columns from `first`."}, \

@@ -156,28 +156,37 @@ def float32_sums(matrix: Any) -> Any:
     return memoryview(data).cast("f", matrix.shape)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_resample_sums_are_the_float32_product(seed: int) -> None:
+@pytest.mark.parametrize("portable", [False, True])  # the AVX2 kernel (where the processor has it), the plain loop
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_resample_sums_are_the_float32_product(seed: int, portable: bool) -> None:
     module = extension()
     rnd = np.random.default_rng(seed)
-    n_seg, rows = int(rnd.integers(1, 400)), int(rnd.integers(1, 300))
+    n_seg, rows = int(rnd.integers(1, 700)), int(rnd.integers(1, 300))  # several chunks of 256 segments
     counts = np.zeros((rows, n_seg), dtype=np.float32)
     for r in range(rows):
         np.add.at(counts[r], rnd.integers(0, n_seg, size=n_seg), 1)
     limit = max(1, 2**24 // n_seg)
-    matrices = [rnd.integers(-limit, limit + 1, size=(n_seg, w)) for w in (1, 4, 10)]
-    out = bytearray(4 * rows * 15)
+    widths = (1, 4, 10) if seed % 2 else (1, 4, 10, 20)  # one tile of 16 columns, or three (the last partial)
+    width = sum(widths)
+    matrices = [rnd.integers(-limit, limit + 1, size=(n_seg, w)) for w in widths]
+    out = bytearray(4 * rows * width)
     assert module.resample_sums(float32_sums(counts), [memoryview(m.astype(np.int64).tobytes()).cast("q", m.shape)
-                                                       for m in matrices], memoryview(out).cast("f", (rows, 15)))
+                                                       for m in matrices], memoryview(out).cast("f", (rows, width)),
+                                portable)
     expected = counts @ np.hstack(matrices).astype(np.float32)
-    assert np.frombuffer(bytes(out), dtype=np.float32).reshape(rows, 15).tobytes() == expected.tobytes()
+    assert np.frombuffer(bytes(out), dtype=np.float32).reshape(rows, width).tobytes() == expected.tobytes()
     # one value more and a sum could leave float32's exact integers: refused, nothing written
     matrices[1][0, 0] = limit + 1
-    untouched = bytearray(4 * rows * 15)
+    untouched = bytearray(4 * rows * width)
     assert not module.resample_sums(float32_sums(counts),
                                     [memoryview(m.astype(np.int64).tobytes()).cast("q", m.shape) for m in matrices],
-                                    memoryview(untouched).cast("f", (rows, 15)))
-    assert untouched == bytearray(4 * rows * 15)
+                                    memoryview(untouched).cast("f", (rows, width)), portable)
+    assert untouched == bytearray(4 * rows * width)
+    counts[0, 0] = n_seg + 1  # a count no draw can make: refused
+    matrices[1][0, 0] = 0
+    assert not module.resample_sums(float32_sums(counts),
+                                    [memoryview(m.astype(np.int64).tobytes()).cast("q", m.shape) for m in matrices],
+                                    memoryview(untouched).cast("f", (rows, width)), portable)
 
 
 def test_resample_sums_refuses_shapes_that_do_not_fit() -> None:
