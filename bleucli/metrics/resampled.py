@@ -20,7 +20,6 @@ numpy, the reference.
 
 from __future__ import annotations
 
-import re
 import sys
 from array import array
 from functools import cache
@@ -31,8 +30,8 @@ from .compiled import compiled_matcher
 #: How ``sum`` adds floats in each CPython: left to right up to 3.11, Neumaier's compensation from 3.12.
 _COMPENSATED_SUM = {(3, 10): False, (3, 11): False, (3, 12): True, (3, 13): True, (3, 14): True}
 
-#: ``version = "2.4.6"`` (or ``version: str = ...``) in numpy's ``version.py``.
-_NUMPY_VERSION = re.compile(r"""^version\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""", re.MULTILINE)
+#: ``version = "2.4.6"`` (or ``version: str = ...``) in numpy's ``version.py`` (compiled when first read)
+_NUMPY_VERSION = r"""^version\s*(?::\s*str\s*)?=\s*["']([^"']+)["']"""
 
 
 def numpy_version() -> str | None:
@@ -46,6 +45,7 @@ def numpy_version() -> str | None:
 @cache
 def _installed_numpy_version() -> str | None:
     import importlib.util
+    import re
 
     spec = importlib.util.find_spec("numpy")
     if spec is None or not spec.submodule_search_locations:
@@ -53,7 +53,7 @@ def _installed_numpy_version() -> str | None:
     for folder in spec.submodule_search_locations:
         try:
             with open(f"{folder}/version.py", encoding="utf-8") as handle:
-                found = _NUMPY_VERSION.search(handle.read(65536))
+                found = re.search(_NUMPY_VERSION, handle.read(65536), re.MULTILINE)
         except OSError:
             continue
         if found:

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -65,6 +64,7 @@ from ..signature import Signature
 from . import c_bootstrap
 
 if TYPE_CHECKING:  # pragma: no cover
+    from array import array
 
     from ..metrics.base import Metric, Score
 
@@ -738,6 +738,8 @@ def paired_bootstrap(
 def _delta_array(delta: Any) -> array:
     """A numpy vector of deltas as :attr:`PairedResult.deltas` holds it: an ``array.array``, float32 where the
     scores are float32 (chrF, TER), else float64."""
+    from array import array
+
     np = _numpy()
     if delta.dtype == np.float32:
         return array("f", np.ascontiguousarray(delta, dtype=np.float32).tobytes())

@@ -22,14 +22,15 @@ are ``array.array``\\ s.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.rows import RowMatrix
 from ..metrics.compiled import compiled_matcher
-from ..metrics.resampled import numpy_version
 from .pcg64 import pcg64_state
+
+if TYPE_CHECKING:  # pragma: no cover - loaded where first used: -par never needs the module
+    from array import array
 
 #: numpy major versions whose ``Generator.integers`` stream the C draws reproduce (PCG64 and Lemire's
 #: bounded integers; seen equal with numpy 1.26.4, 2.0.2 and 2.4.6, and tests/test_seeded_draws.py
@@ -72,6 +73,8 @@ def seeded_count_buffer(seed: int, n_seg: int, n_samples: int) -> bytearray | No
     cached = counts_cache.get(key)
     if cached is not None:
         return cached
+    from ..metrics.resampled import numpy_version  # here: -par never needs it
+
     compiled = compiled_matcher()
     if compiled is None or not hasattr(compiled, "count_seeded_draws") or not c_draws_match(numpy_version()):
         return None
@@ -107,6 +110,8 @@ def _int64_rows(rows: Any) -> tuple[Any, int, int] | None:
     width = len(rows[0])
     if width == 0 or any(len(row) != width for row in rows):
         return None
+    from array import array
+
     try:  # ints only: a float, a huge int or anything else leaves the rows to numpy
         data = array("q", [value if type(value) is int else _not_an_int() for row in rows for value in row])
     except (TypeError, OverflowError):
@@ -163,6 +168,8 @@ def p_value(system: array, baseline: array, observed: float) -> tuple[float, arr
     The deltas are ``system - baseline``; the p-value is ``(c + 1) / (N + 1)``, c counting the
     resamples whose centred |delta| exceeds ``observed``.
     """
+    from array import array
+
     compiled = compiled_matcher()
     if compiled is None:
         return None
