@@ -35,29 +35,6 @@
 #define BOOT_PRAGMA_NO_CONTRACT
 #endif
 
-/* A buffer of `ndim` dimensions whose items are `kind` ('f' float32, 'd' float64, 'q' int64). */
-static int
-boot_view(PyObject *obj, Py_buffer *view, const char *what, char kind, int ndim, int writable)
-{
-    const char *format;
-    Py_ssize_t itemsize = kind == 'f' ? 4 : 8;
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND | (writable ? PyBUF_WRITABLE : 0)) < 0) {
-        return -1;
-    }
-    format = view->format == NULL ? "B" : view->format;
-    if (*format == '<' || *format == '=' || *format == '@') {
-        format++;
-    }
-    if (view->ndim != ndim || view->itemsize != itemsize
-        || !(format[0] == kind || (kind == 'q' && format[0] == 'l' && sizeof(long) == 8)) || format[1] != '\0') {
-        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous %d-D buffer of %s", what, ndim,
-                     kind == 'q' ? "int64" : kind == 'f' ? "float32" : "float64");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 /* The product of the counts (resamples x segments) and the statistics (segments x width), all exact
    small integers held in float32, so that every product and partial sum is exact (below 2**24) and
    the order of the additions does not matter. A register tile: 6 resamples x 16 columns, the
@@ -182,10 +159,10 @@ resample_sums(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
     if (nargs == 4 && (portable = PyObject_IsTrue(args[3])) < 0) {
         return NULL;
     }
-    if (boot_view(args[0], &counts, "resample_sums: counts", 'f', 2, 0) < 0) {
+    if (resample_view(args[0], &counts, "resample_sums: counts", 'f', 2, 0) < 0) {
         return NULL;
     }
-    if (boot_view(args[2], &out, "resample_sums: out", 'f', 2, 1) < 0) {
+    if (resample_view(args[2], &out, "resample_sums: out", 'f', 2, 1) < 0) {
         PyBuffer_Release(&counts);
         return NULL;
     }
@@ -202,7 +179,7 @@ resample_sums(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nar
         goto done;
     }
     for (got = 0; got < n_mat; got++) {
-        if (boot_view(PySequence_Fast_GET_ITEM(seq, got), &views[got], "resample_sums: a matrix", 'q', 2, 0) < 0) {
+        if (resample_view(PySequence_Fast_GET_ITEM(seq, got), &views[got], "resample_sums: a matrix", 'q', 2, 0) < 0) {
             goto done;
         }
         if (views[got].shape[0] != n_seg) {
@@ -294,7 +271,7 @@ column_sums(PyObject *Py_UNUSED(module), PyObject *matrix)
     int64_t *totals;
     PyObject *result = NULL;
     int overflow = 0;
-    if (boot_view(matrix, &view, "column_sums: matrix", 'q', 2, 0) < 0) {
+    if (resample_view(matrix, &view, "column_sums: matrix", 'q', 2, 0) < 0) {
         return NULL;
     }
     rows = view.shape[0];
@@ -389,10 +366,10 @@ bleu_resampled_scores(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_ValueError, "bleu_resampled_scores: bad order, column or smoothing");
         return NULL;
     }
-    if (boot_view(args[0], &sums, "bleu_resampled_scores: sums", 'f', 2, 0) < 0) {
+    if (resample_view(args[0], &sums, "bleu_resampled_scores: sums", 'f', 2, 0) < 0) {
         return NULL;
     }
-    if (boot_view(args[7], &out, "bleu_resampled_scores: out", 'd', 1, 1) < 0) {
+    if (resample_view(args[7], &out, "bleu_resampled_scores: out", 'd', 1, 1) < 0) {
         PyBuffer_Release(&sums);
         return NULL;
     }
@@ -505,10 +482,10 @@ chrf_resampled_scores(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssi
     }
     factor = (float)(beta * beta);
     one_plus = (float)(1 + beta * beta);
-    if (boot_view(args[0], &sums, "chrf_resampled_scores: sums", 'f', 2, 0) < 0) {
+    if (resample_view(args[0], &sums, "chrf_resampled_scores: sums", 'f', 2, 0) < 0) {
         return NULL;
     }
-    if (boot_view(args[4], &out, "chrf_resampled_scores: out", 'f', 1, 1) < 0) {
+    if (resample_view(args[4], &out, "chrf_resampled_scores: out", 'f', 1, 1) < 0) {
         PyBuffer_Release(&sums);
         return NULL;
     }
@@ -709,7 +686,7 @@ bootstrap_p_value(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t
         }
         Py_RETURN_NONE;
     }
-    if (boot_view(args[3], &deltas, "bootstrap_p_value: deltas", sys_float ? 'f' : 'd', 1, 1) < 0) {
+    if (resample_view(args[3], &deltas, "bootstrap_p_value: deltas", sys_float ? 'f' : 'd', 1, 1) < 0) {
         PyBuffer_Release(&sys);
         PyBuffer_Release(&base);
         return NULL;

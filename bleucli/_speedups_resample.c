@@ -10,10 +10,13 @@
  * below 2**24 segments, where every count is exact.
  */
 
+/* A C-contiguous buffer of `ndim` dimensions whose items are `kind` ('f' float32, 'd' float64, 'q'
+   int64); `what` names it in the TypeError (with its function). Shared with _speedups_bootstrap.c. */
 static int
-resample_view(PyObject *obj, Py_buffer *view, const char *what, char kind, Py_ssize_t itemsize, int writable)
+resample_view(PyObject *obj, Py_buffer *view, const char *what, char kind, int ndim, int writable)
 {
     const char *format;
+    Py_ssize_t itemsize = kind == 'f' ? 4 : 8;
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND | (writable ? PyBUF_WRITABLE : 0)) < 0) {
         return -1;
     }
@@ -21,10 +24,10 @@ resample_view(PyObject *obj, Py_buffer *view, const char *what, char kind, Py_ss
     if (*format == '<' || *format == '=' || *format == '@') {
         format++;
     }
-    if (view->ndim != 2 || view->itemsize != itemsize
+    if (view->ndim != ndim || view->itemsize != itemsize
         || !(format[0] == kind || (kind == 'q' && format[0] == 'l' && sizeof(long) == 8)) || format[1] != '\0') {
-        PyErr_Format(PyExc_TypeError, "count_draws: %s must be a C-contiguous 2-D array of %s", what,
-                     kind == 'q' ? "int64" : "float32");
+        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous %d-D array of %s", what, ndim,
+                     kind == 'q' ? "int64" : kind == 'f' ? "float32" : "float64");
         PyBuffer_Release(view);
         return -1;
     }
@@ -42,10 +45,10 @@ count_draws(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "count_draws(draws, out) takes two arguments");
         return NULL;
     }
-    if (resample_view(args[0], &draws, "draws", 'q', 8, 0) < 0) {
+    if (resample_view(args[0], &draws, "count_draws: draws", 'q', 2, 0) < 0) {
         return NULL;
     }
-    if (resample_view(args[1], &out, "out", 'f', 4, 1) < 0) {
+    if (resample_view(args[1], &out, "count_draws: out", 'f', 2, 1) < 0) {
         PyBuffer_Release(&draws);
         return NULL;
     }
@@ -150,7 +153,7 @@ count_seeded_draws(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_
             return NULL;
         }
     }
-    if (resample_view(args[4], &out, "out", 'f', 4, 1) < 0) {
+    if (resample_view(args[4], &out, "count_seeded_draws: out", 'f', 2, 1) < 0) {
         return NULL;
     }
     rows = out.shape[0];

@@ -47,6 +47,14 @@ def extension() -> Any:
     return module
 
 
+def c_scorers() -> Any:
+    """The extension, where its scorers run (numpy 2: numpy 1 promotes float32 otherwise, and they step aside)."""
+    module = extension()
+    if not NUMPY_2:
+        pytest.skip("numpy 1: the C scorers step aside")
+    return module
+
+
 def numpy_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """Turn the C path off: the reference computes."""
     monkeypatch.setattr(significance, "_paired_bootstrap_in_c", lambda *args: None)
@@ -235,9 +243,7 @@ def random_bleu_sums(seed: int, order: int, rows: int) -> Any:
                                     ("none", None)])
 @pytest.mark.parametrize("order, effective", [(4, False), (4, True), (1, False), (6, True)])
 def test_bleu_scores_in_c_are_the_vectorised_ones(smooth: tuple[str, Any], order: int, effective: bool) -> None:
-    extension()
-    if not NUMPY_2:
-        pytest.skip("numpy 1: the C scorers step aside (numpy 1 promotes float32 otherwise)")
+    c_scorers()
     taken = 0
     for seed in range(12):
         matrix = random_bleu_sums(seed, order, 257)
@@ -256,9 +262,7 @@ def test_bleu_scores_in_c_are_the_vectorised_ones(smooth: tuple[str, Any], order
 @pytest.mark.parametrize("rule", ["left-to-right", "neumaier"])
 def test_both_of_pythons_sum_rules_are_replicated(rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The C scorer's ``sum`` of logs under each rule equals vectorized's with Python's ``sum`` following it."""
-    module = extension()
-    if not NUMPY_2:
-        pytest.skip("numpy 1: the C scorers step aside")
+    module = c_scorers()
 
     def neumaier(values: Any) -> float:  # CPython 3.12's sum of floats
         values = list(values)
@@ -304,9 +308,7 @@ def random_chrf_sums(seed: int, order: int, rows: int) -> Any:
 
 @pytest.mark.parametrize("order, beta", [(6, 2), (8, 3), (1, 1), (4, 0), (6, 4096)])
 def test_chrf_scores_in_c_are_the_vectorised_ones(order: int, beta: int) -> None:
-    extension()
-    if not NUMPY_2:
-        pytest.skip("numpy 1: the C scorers step aside")
+    c_scorers()
     taken = 0
     for seed in range(12):
         matrix = random_chrf_sums(seed, order, 301)
@@ -367,9 +369,7 @@ def test_numpys_version_is_read_without_importing_it() -> None:
 # -- the point of it all: a seeded -pbs or -ci run never imports numpy ------------------------------
 @pytest.mark.parametrize("args", [["-pbs", "-m", "bleu", "chrf"], ["-ci", "-m", "bleu", "chrf", "-w", "3"]])
 def test_a_seeded_bootstrap_run_does_not_import_numpy(args: list[str], tmp_path: Any) -> None:
-    extension()
-    if not NUMPY_2:
-        pytest.skip("numpy 1: the C scorers step aside")
+    c_scorers()
     ref = tmp_path / "ref.txt"
     ref.write_text("the cat sat on the mat\na dog ran in the park today\n" * 30, encoding="utf-8")
     systems = []
