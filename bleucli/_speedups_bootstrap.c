@@ -43,49 +43,46 @@
 #define BOOT_TILE 16  /* columns of a tile (two AVX registers) */
 #define BOOT_TILE_ROWS 6  /* resamples of a tile: 12 accumulators, the row and a broadcast fit in 16 registers */
 #define BOOT_CHUNK 256  /* segments per pass: their packed statistics stay in the L2 cache */
-#define BOOT_PRODUCT_BODY                                                                          \
-    {                                                                                            \
-        Py_ssize_t s0, b, r0, s, i, l;                                                           \
-        memset(out, 0, (size_t)(rows * width) * sizeof(float));                                  \
-        for (s0 = 0; s0 < n_seg; s0 += BOOT_CHUNK) {                                             \
-            Py_ssize_t s1 = s0 + BOOT_CHUNK < n_seg ? s0 + BOOT_CHUNK : n_seg;                   \
-            for (r0 = 0; r0 < rows; r0 += BOOT_TILE_ROWS) {                                           \
-                const float *drawn[BOOT_TILE_ROWS];                                                   \
-                for (i = 0; i < BOOT_TILE_ROWS; i++) {                                           \
-                    drawn[i] = r0 + i < rows ? counts + (r0 + i) * n_seg : zeros;                \
-                }                                                                                \
-                for (b = 0; b < blocks; b++) {                                                   \
-                    const float *column = packed + b * n_seg * BOOT_TILE;                        \
-                    Py_ssize_t lanes = width - b * BOOT_TILE < BOOT_TILE ? width - b * BOOT_TILE : BOOT_TILE; \
-                    float acc[BOOT_TILE_ROWS][BOOT_TILE];                                             \
-                    for (i = 0; i < BOOT_TILE_ROWS; i++) {                                       \
-                        for (l = 0; l < BOOT_TILE; l++) {                                        \
-                            acc[i][l] = 0.0f;                                                    \
-                        }                                                                        \
-                    }                                                                            \
-                    for (s = s0; s < s1; s++) {                                                  \
-                        const float *v = column + s * BOOT_TILE;                                 \
-                        for (i = 0; i < BOOT_TILE_ROWS; i++) {                                   \
-                            const float times = drawn[i][s];                                     \
-                            for (l = 0; l < BOOT_TILE; l++) {                                    \
-                                acc[i][l] += times * v[l];                                       \
-                            }                                                                    \
-                        }                                                                        \
-                    }                                                                            \
-                    for (i = 0; i < BOOT_TILE_ROWS && r0 + i < rows; i++) {                           \
-                        for (l = 0; l < lanes; l++) {                                            \
-                            out[(r0 + i) * width + b * BOOT_TILE + l] += acc[i][l];              \
-                        }                                                                        \
-                    }                                                                            \
-                }                                                                                \
-            }                                                                                    \
-        }                                                                                        \
-    }
-
 static void
 boot_product(const float *counts, const float *packed, const float *zeros, float *out, Py_ssize_t rows,
              Py_ssize_t n_seg, Py_ssize_t width, Py_ssize_t blocks)
-BOOT_PRODUCT_BODY
+{
+    Py_ssize_t s0, b, r0, s, i, l;
+    memset(out, 0, (size_t)(rows * width) * sizeof(float));
+    for (s0 = 0; s0 < n_seg; s0 += BOOT_CHUNK) {
+        Py_ssize_t s1 = s0 + BOOT_CHUNK < n_seg ? s0 + BOOT_CHUNK : n_seg;
+        for (r0 = 0; r0 < rows; r0 += BOOT_TILE_ROWS) {
+            const float *drawn[BOOT_TILE_ROWS];
+            for (i = 0; i < BOOT_TILE_ROWS; i++) {
+                drawn[i] = r0 + i < rows ? counts + (r0 + i) * n_seg : zeros;
+            }
+            for (b = 0; b < blocks; b++) {
+                const float *column = packed + b * n_seg * BOOT_TILE;
+                Py_ssize_t lanes = width - b * BOOT_TILE < BOOT_TILE ? width - b * BOOT_TILE : BOOT_TILE;
+                float acc[BOOT_TILE_ROWS][BOOT_TILE];
+                for (i = 0; i < BOOT_TILE_ROWS; i++) {
+                    for (l = 0; l < BOOT_TILE; l++) {
+                        acc[i][l] = 0.0f;
+                    }
+                }
+                for (s = s0; s < s1; s++) {
+                    const float *v = column + s * BOOT_TILE;
+                    for (i = 0; i < BOOT_TILE_ROWS; i++) {
+                        const float times = drawn[i][s];
+                        for (l = 0; l < BOOT_TILE; l++) {
+                            acc[i][l] += times * v[l];
+                        }
+                    }
+                }
+                for (i = 0; i < BOOT_TILE_ROWS && r0 + i < rows; i++) {
+                    for (l = 0; l < lanes; l++) {
+                        out[(r0 + i) * width + b * BOOT_TILE + l] += acc[i][l];
+                    }
+                }
+            }
+        }
+    }
+}
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #include <immintrin.h>

@@ -716,23 +716,29 @@ def paired_bootstrap(
             sys_index.append(len(matrices) + 1)
             matrices += [bl_sums, sys_sums]
     scored = score_matrices(metric, matrices, jobs)
-
-    signature = scores[0].signature.with_fields(bs=n_samples, seed=seed_label(seed))
-    bl_mean, bl_ci = _finite_interval(scores[0].name, *_estimate(scored[0]))
-    baseline_row = SystemResult(labels[0], scores[0].name, scores[0].score, bl_mean, bl_ci, None,
-                                signature, is_baseline=True)
-    rows = []
-    deltas = []
-    for k, (b, s) in enumerate(zip(bl_index, sys_index)):
-        sys_scores, bl_scores = scored[s], scored[b]
-        mean, ci = _finite_interval(scores[0].name, *_estimate(sys_scores))
-        delta = sys_scores - bl_scores
-        deltas.append(_delta_array(delta))
+    estimates = [_estimate(scored[0]), *(_estimate(scored[s]) for s in sys_index)]
+    tests = []
+    for k, (b, s) in enumerate(zip(bl_index, sys_index), 1):
+        delta = scored[s] - scored[b]
         diffs = np.abs(delta)
-        observed = abs(scores[0].score - scores[k + 1].score)
-        p = _p_value(diffs - diffs.mean(), observed)
-        rows.append(SystemResult(labels[k + 1], scores[k + 1].name, scores[k + 1].score, mean, ci, p, signature))
-    return PairedResult("bs", scores[0].name, n_samples, seed, signature, baseline_row, tuple(rows), tuple(deltas))
+        tests.append((_p_value(diffs - diffs.mean(), abs(scores[0].score - scores[k].score)), _delta_array(delta)))
+    return _bootstrap_result(scores, labels, n_samples, seed, estimates, tests)
+
+
+def _bootstrap_result(scores: Sequence[Score], labels: Sequence[str], n_samples: int, seed: int | None,
+                      estimates: Sequence[tuple[float, float]], tests: Sequence[tuple[float, Any]]) -> PairedResult:
+    """A paired bootstrap's result (either path's): ``estimates`` are each system's bootstrap (mean, CI half-width),
+    the baseline's first; ``tests`` each compared system's (p-value, deltas against the baseline)."""
+    name = scores[0].name
+    signature = scores[0].signature.with_fields(bs=n_samples, seed=seed_label(seed))
+    bl_mean, bl_ci = _finite_interval(name, *estimates[0])
+    baseline_row = SystemResult(labels[0], name, scores[0].score, bl_mean, bl_ci, None, signature, is_baseline=True)
+    rows = []
+    for k, (estimate, (p_value, _)) in enumerate(zip(estimates[1:], tests), 1):
+        mean, ci = _finite_interval(name, *estimate)
+        rows.append(SystemResult(labels[k], scores[k].name, scores[k].score, mean, ci, p_value, signature))
+    return PairedResult("bs", name, n_samples, seed, signature, baseline_row, tuple(rows),
+                        tuple(deltas for _, deltas in tests))
 
 
 def _delta_array(delta: Any) -> array:
@@ -776,17 +782,7 @@ def _paired_bootstrap_in_c(
         return None
     for _ in scored:
         advance(1)  # as score_matrices does: one step per scored matrix
-    signature = scores[0].signature.with_fields(bs=n_samples, seed=seed_label(seed))
-    bl_mean, bl_ci = _finite_interval(scores[0].name, *estimates[0])  # type: ignore[misc]
-    baseline_row = SystemResult(labels[0], scores[0].name, scores[0].score, bl_mean, bl_ci, None,
-                                signature, is_baseline=True)
-    rows = []
-    for k, (estimate, test) in enumerate(zip(estimates[1:], tests), 1):
-        mean, ci = _finite_interval(scores[0].name, *estimate)  # type: ignore[misc]
-        rows.append(SystemResult(labels[k], scores[k].name, scores[k].score, mean, ci, test[0],  # type: ignore[index]
-                                 signature))
-    deltas = tuple(test[1] for test in tests)  # type: ignore[index]
-    return PairedResult("bs", scores[0].name, n_samples, seed, signature, baseline_row, tuple(rows), deltas)
+    return _bootstrap_result(scores, labels, n_samples, seed, estimates, tests)  # type: ignore[arg-type]
 
 
 def paired_approximate_randomization(
