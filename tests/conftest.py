@@ -22,6 +22,13 @@ from matchers import MATCHERS, select_matcher
 
 REPO = Path(__file__).resolve().parent.parent
 
+# A test run started as a background job of a shell without job control (``pytest ... &`` in a
+# script) begins with SIGINT ignored, and every process the tests start would inherit that: the
+# Ctrl-C tests would see their signal ignored and the command finish with exit 0. Python's own
+# handler here gives the processes started below the default disposition, as from a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 @dataclass
 class CliResult:
