@@ -335,6 +335,31 @@ boot_python_sum(const double *values, Py_ssize_t n, int compensated)
     return total;
 }
 
+/* A scorer's buffers: `sums` (float32, resamples x columns) with `columns` from its first column,
+   and `out` (one score per resample, of `out_kind`); both released and -1 on any mismatch. */
+static int
+scorer_views(PyObject *sums_obj, PyObject *out_obj, Py_buffer *sums, Py_buffer *out, const char *name,
+             char out_kind, Py_ssize_t columns)
+{
+    char what[96];
+    PyOS_snprintf(what, sizeof(what), "%s: sums", name);
+    if (resample_view(sums_obj, sums, what, 'f', 2, 0) < 0) {
+        return -1;
+    }
+    PyOS_snprintf(what, sizeof(what), "%s: out", name);
+    if (resample_view(out_obj, out, what, out_kind, 1, 1) < 0) {
+        PyBuffer_Release(sums);
+        return -1;
+    }
+    if (columns > sums->shape[1] || out->shape[0] != sums->shape[0]) {
+        PyErr_Format(PyExc_ValueError, "%s: sums and out do not fit", name);
+        PyBuffer_Release(sums);
+        PyBuffer_Release(out);
+        return -1;
+    }
+    return 0;
+}
+
 /* bleu_resampled_scores(sums, first, max_order, smooth, smooth_value, effective_order, compensated, out)
    -> bool; smooth: 0 none, 1 floor, 2 add-k, 3 exp. */
 BOOT_NO_CONTRACT static PyObject *
@@ -363,21 +388,11 @@ bleu_resampled_scores(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_ValueError, "bleu_resampled_scores: bad order, column or smoothing");
         return NULL;
     }
-    if (resample_view(args[0], &sums, "bleu_resampled_scores: sums", 'f', 2, 0) < 0) {
-        return NULL;
-    }
-    if (resample_view(args[7], &out, "bleu_resampled_scores: out", 'd', 1, 1) < 0) {
-        PyBuffer_Release(&sums);
+    if (scorer_views(args[0], args[7], &sums, &out, "bleu_resampled_scores", 'd', first + 2 + 2 * order) < 0) {
         return NULL;
     }
     rows = sums.shape[0];
     width = sums.shape[1];
-    if (first + 2 + 2 * order > width || out.shape[0] != rows) {
-        PyErr_SetString(PyExc_ValueError, "bleu_resampled_scores: sums and out do not fit");
-        PyBuffer_Release(&sums);
-        PyBuffer_Release(&out);
-        return NULL;
-    }
     /* numpy converts the Python float to float32 before operating on float32 arrays (NEP 50) */
     smooth32 = (float)smooth_value;
     for (r = 0; r < rows && ok; r++) {
@@ -479,21 +494,11 @@ chrf_resampled_scores(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssi
     }
     factor = (float)(beta * beta);
     one_plus = (float)(1 + beta * beta);
-    if (resample_view(args[0], &sums, "chrf_resampled_scores: sums", 'f', 2, 0) < 0) {
-        return NULL;
-    }
-    if (resample_view(args[4], &out, "chrf_resampled_scores: out", 'f', 1, 1) < 0) {
-        PyBuffer_Release(&sums);
+    if (scorer_views(args[0], args[4], &sums, &out, "chrf_resampled_scores", 'f', first + 3 * order) < 0) {
         return NULL;
     }
     rows = sums.shape[0];
     width = sums.shape[1];
-    if (first + 3 * order > width || out.shape[0] != rows) {
-        PyErr_SetString(PyExc_ValueError, "chrf_resampled_scores: sums and out do not fit");
-        PyBuffer_Release(&sums);
-        PyBuffer_Release(&out);
-        return NULL;
-    }
     for (r = 0; r < rows && ok; r++) {
         const float *row = (const float *)sums.buf + r * width + first;
         float precision = 0.0f, recall = 0.0f, counted, score;
